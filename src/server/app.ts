@@ -1,0 +1,57 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createAuth } from './auth/auth.js';
+import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { guardDataRoutes } from './auth/guard.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { Deps } from './deps.js';
+import { EventBus } from './events/bus.js';
+import { boardRoutes } from './features/boards/boards.routes.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerValidation } from './http/validation.js';
+import { serviceVersion } from './version.js';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** pino options, or false for silence (tests). */
+  logger?: boolean | object;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+  }
+}
+
+/** The whole service as one Fastify instance; main.ts listens with it, tests inject into it. */
+export async function buildApp({ config, database, logger = false }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger === true ? { level: config.logLevel } : logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  const deps: Deps = { config, database, auth: createAuth(config, database), bus: new EventBus() };
+  app.decorate('deps', deps);
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  await registerOpenApi(app, serviceVersion);
+
+  healthRoutes(app, database);
+  registerApiKeyRoutes(app, database.db, deps.auth);
+  registerAuthRoutes(app, deps.auth, config.baseUrl);
+
+  await app.register(
+    async (data) => {
+      guardDataRoutes(data, deps);
+      boardRoutes(data, deps);
+    },
+    { prefix: '/api/data' },
+  );
+
+  return app;
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { fromNodeHeaders } from 'better-auth/node';
+import type { Db } from '../db/database.js';
+import type { Auth } from './auth.js';
+
+/** Who is making a request, and through which credential. */
+export interface Actor {
+  id: string;
+  name: string;
+  image: string | null;
+  role: string;
+  via: 'session' | 'key';
+  readOnly: boolean;
+}
+
+export function hashKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+const truthy = (v: unknown) => v === true || v === 1;
+
+/**
+ * An `X-API-Key` header decides alone (a bad key is refused even beside a good
+ * cookie); otherwise the session cookie. Banned accounts are nobody.
+ */
+export async function resolveActor(request: FastifyRequest, db: Db, auth: Auth): Promise<Actor | null> {
+  const header = request.headers['x-api-key'];
+  if (header !== undefined) {
+    const secret = Array.isArray(header) ? header[0] : header;
+    if (!secret || secret.length > 128) return null;
+    const row = await db
+      .selectFrom('apikey')
+      .innerJoin('user', 'user.id', 'apikey.userId')
+      .select(['user.id', 'user.name', 'user.image', 'user.role', 'user.banned', 'apikey.readOnly'])
+      .where('apikey.keyHash', '=', hashKey(secret))
+      .executeTakeFirst();
+    if (!row || truthy(row.banned)) return null;
+    return { id: row.id, name: row.name, image: row.image, role: row.role ?? 'user', via: 'key', readOnly: row.readOnly === 1 };
+  }
+  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  if (!session) return null;
+  const { user } = session;
+  return {
+    id: user.id,
+    name: user.name,
+    image: user.image ?? null,
+    role: (user as { role?: string | null }).role ?? 'user',
+    via: 'session',
+    readOnly: false,
+  };
+}
+
+/**
+ * A browser sends `Origin` with every write; one from another site riding on
+ * our cookie is a forged request.
+ */
+export function isForeignOrigin(request: FastifyRequest, baseOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (origin) return origin !== baseOrigin && origin !== `${request.protocol}://${request.headers.host}`;
+  return request.headers['sec-fetch-site'] === 'cross-site';
+}

@@ -1,0 +1,61 @@
+import { betterAuth } from 'better-auth';
+import { admin } from 'better-auth/plugins';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+
+/** The header through which we hand better-auth the client address Fastify determined. */
+export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
+
+export function createAuth(config: Config, database: Database) {
+  const { db, dialect } = database;
+  return betterAuth({
+    appName: 'Tavla',
+    baseURL: config.baseUrl,
+    basePath: '/api/auth',
+    secret: config.authSecret,
+    trustedOrigins: [new URL(config.baseUrl).origin],
+    database: { db, type: dialect },
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: !config.signup,
+      minPasswordLength: 8,
+      maxPasswordLength: 256,
+    },
+    user: {
+      additionalFields: {
+        type: { type: 'string', required: false, defaultValue: 'human', input: false },
+        language: { type: 'string', required: false, input: true },
+        emailNotifications: { type: 'boolean', required: false, defaultValue: true, input: true },
+      },
+    },
+    plugins: [admin()],
+    rateLimit: {
+      enabled: true,
+      // In the database, so that every process behind one address shares the count.
+      storage: 'database',
+      window: 60,
+      max: 600,
+      customRules: {
+        '/sign-in/email': { window: 60, max: config.signInRateLimit },
+        '/sign-up/email': { window: 60, max: Math.max(config.signInRateLimit, 10) },
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // The first account of an instance administers it.
+          before: async (user) => {
+            const existing = await db.selectFrom('user').select('id').limit(1).executeTakeFirst();
+            return { data: { ...user, role: existing ? (user.role ?? 'user') : 'admin' } };
+          },
+        },
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

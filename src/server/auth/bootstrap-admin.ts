@@ -1,0 +1,30 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Deps } from '../deps.js';
+
+/**
+ * `ADMIN_EMAIL` + `ADMIN_PASSWORD` make sure an administrator exists: an
+ * account with that address is created (sign-up may be closed) or, when it
+ * already exists, left as it is.
+ */
+export async function bootstrapAdmin(deps: Deps, log: FastifyBaseLogger): Promise<void> {
+  const admin = deps.config.admin;
+  if (!admin) return;
+  const { db } = deps.database;
+  const existing = await db.selectFrom('user').select('id').where('email', '=', admin.email).executeTakeFirst();
+  if (existing) return;
+
+  const ctx = await deps.auth.$context;
+  const user = await ctx.internalAdapter.createUser(
+    { email: admin.email, name: admin.name, emailVerified: true, role: 'admin' },
+    { method: 'admin' },
+  );
+  await ctx.internalAdapter.linkAccount({
+    userId: user.id,
+    providerId: 'credential',
+    accountId: user.id,
+    password: await ctx.password.hash(admin.password),
+  });
+  // The create hook only makes the very first account an administrator; this one always is.
+  await db.updateTable('user').set({ role: 'admin' }).where('id', '=', user.id).execute();
+  log.info({ email: admin.email }, 'administrator account created');
+}

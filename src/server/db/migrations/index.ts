@@ -1,0 +1,31 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import { columnTypes, type DialectName } from '../dialect.js';
+import * as accounts from './0001_accounts.js';
+import * as boards from './0002_boards.js';
+
+type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
+
+/** In order; a name once released never changes. */
+const steps: Record<string, Step> = {
+  '0001_accounts': accounts,
+  '0002_boards': boards,
+};
+
+/**
+ * Brings the schema up to date. Kysely's migrator holds a lock while it runs,
+ * so several processes starting together on one PostgreSQL migrate once.
+ */
+export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const t = columnTypes(dialect);
+  const migrations: Record<string, Migration> = {};
+  for (const [name, step] of Object.entries(steps)) {
+    migrations[name] = { up: (trx) => step.up(trx, t) };
+  }
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,133 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** PostgreSQL hands back Date objects, SQLite the ISO strings we wrote; writes are always ISO strings. */
+export type Timestamp = ColumnType<Date | string, string, string>;
+export type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>;
+/** better-auth writes booleans as 0/1 on SQLite and as booleans on PostgreSQL. */
+export type Flag = ColumnType<boolean | number, boolean | number, boolean | number>;
+
+// better-auth's tables: names and columns are the ones it expects.
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: Flag;
+  image: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  role: string | null;
+  banned: Flag | null;
+  banReason: string | null;
+  banExpires: NullableTimestamp;
+  type: Generated<string>;
+  language: string | null;
+  emailNotifications: Generated<Flag>;
+}
+
+export interface SessionTable {
+  id: string;
+  expiresAt: Timestamp;
+  token: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userId: string;
+  impersonatedBy: string | null;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: NullableTimestamp;
+  refreshTokenExpiresAt: NullableTimestamp;
+  scope: string | null;
+  password: string | null;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: number;
+}
+
+// Tavla's own tables.
+export interface ApiKeyTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** The first characters of the secret, to tell keys apart in a list. */
+  start: string;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  keyHash: string;
+  readOnly: number;
+  createdAt: Timestamp;
+  lastUsedAt: NullableTimestamp;
+}
+
+export interface BoardTable {
+  id: Generated<number>;
+  ownerId: string;
+  name: string;
+  style: string;
+  status: string;
+  image: string | null;
+  color: string | null;
+  /** Rises by one with every change to the board; realtime viewers resume from it. */
+  version: Generated<number>;
+  archivedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface BoardMemberTable {
+  id: Generated<number>;
+  boardId: number;
+  userId: string;
+  permission: string;
+  createdAt: Timestamp;
+}
+
+export interface BoardEventTable {
+  id: Generated<number>;
+  boardId: number;
+  version: number;
+  name: string;
+  /** JSON text: the data a viewer needs to apply the change. */
+  data: string;
+  actorId: string | null;
+  createdAt: Timestamp;
+}
+
+export interface Schema {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  rateLimit: RateLimitTable;
+  apikey: ApiKeyTable;
+  boards: BoardTable;
+  board_members: BoardMemberTable;
+  board_events: BoardEventTable;
+}
+
+export type BoardRow = Selectable<BoardTable>;
+export type NewBoard = Insertable<BoardTable>;
+export type UserRow = Selectable<UserTable>;

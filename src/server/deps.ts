@@ -1,0 +1,12 @@
+import type { Auth } from './auth/auth.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { EventBus } from './events/bus.js';
+
+/** What the features are built from; made once per process in buildApp. */
+export interface Deps {
+  config: Config;
+  database: Database;
+  auth: Auth;
+  bus: EventBus;
+}

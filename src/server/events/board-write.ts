@@ -1,0 +1,94 @@
+import type { Actor } from '../auth/actor.js';
+import { requireBoard, type Level, type RequiredLevel } from '../access/policy.js';
+import type { Db } from '../db/database.js';
+import { nowIso } from '../db/dialect.js';
+import type { BoardRow } from '../db/schema.js';
+import type { Deps } from '../deps.js';
+import { conflict } from '../http/errors.js';
+import type { BoardEvent } from './bus.js';
+
+export interface WriteScope {
+  trx: Db;
+  board: BoardRow;
+  level: Level;
+  actor: Actor;
+  /** Records a change to the board: it takes the next version and reaches viewers after commit. */
+  emit(name: string, data: unknown): void;
+}
+
+interface Draft {
+  name: string;
+  data: unknown;
+}
+
+/**
+ * The write path every board change takes: one transaction that locks the
+ * board, checks the caller's level, lets `work` change the rows, raises the
+ * board's version once per event and stores the events; after the commit the
+ * events go onto the bus. Anything thrown rolls the whole change back.
+ */
+export async function writeBoard<T>(
+  deps: Pick<Deps, 'database' | 'bus'>,
+  actor: Actor,
+  boardId: number,
+  needed: RequiredLevel,
+  work: (scope: WriteScope) => Promise<T>,
+  options: { allowArchived?: boolean } = {},
+): Promise<T> {
+  const { db, dialect } = deps.database;
+  const { result, events } = await db.transaction().execute(async (trx) => {
+    const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, true);
+    if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
+    const drafts: Draft[] = [];
+    const result = await work({ trx, board, level, actor, emit: (name, data) => drafts.push({ name, data }) });
+    const events = await recordEvents(trx, board, actor, drafts);
+    return { result, events };
+  });
+  deps.bus.publish(events);
+  return result;
+}
+
+/** Raises the board's version by one per event and stores each event row. */
+export async function recordEvents(
+  trx: Db,
+  board: Pick<BoardRow, 'id' | 'version'>,
+  actor: Actor | null,
+  drafts: readonly Draft[],
+): Promise<BoardEvent[]> {
+  if (drafts.length === 0) return [];
+  const bumped = await trx
+    .updateTable('boards')
+    .set((eb) => ({ version: eb('version', '+', drafts.length) }))
+    .where('id', '=', board.id)
+    .returning('version')
+    .executeTakeFirst();
+  const createdAt = nowIso();
+  // A board removed by this very change keeps no event rows; viewers still hear of it.
+  const first = (bumped?.version ?? board.version + drafts.length) - drafts.length + 1;
+  const events = drafts.map(
+    (draft, i): BoardEvent => ({
+      boardId: board.id,
+      version: first + i,
+      name: draft.name,
+      actor: actor && { id: actor.id, name: actor.name },
+      data: draft.data,
+      createdAt,
+    }),
+  );
+  if (bumped) {
+    await trx
+      .insertInto('board_events')
+      .values(
+        events.map((e) => ({
+          boardId: e.boardId,
+          version: e.version,
+          name: e.name,
+          data: JSON.stringify(e.data),
+          actorId: actor?.id ?? null,
+          createdAt,
+        })),
+      )
+      .execute();
+  }
+  return events;
+}

@@ -1,0 +1,31 @@
+import type { Db } from '../../db/database.js';
+import type { Updateable } from 'kysely';
+import type { BoardRow, BoardTable, NewBoard } from '../../db/schema.js';
+
+export function listOwned(db: Db, userId: string): Promise<BoardRow[]> {
+  return db.selectFrom('boards').selectAll().where('ownerId', '=', userId).where('archivedAt', 'is', null).orderBy('id').execute();
+}
+
+export function listShared(db: Db, userId: string): Promise<BoardRow[]> {
+  return db
+    .selectFrom('boards')
+    .innerJoin('board_members', 'board_members.boardId', 'boards.id')
+    .selectAll('boards')
+    .where('board_members.userId', '=', userId)
+    .where('boards.archivedAt', 'is', null)
+    .orderBy('boards.id')
+    .execute();
+}
+
+export function insertBoard(db: Db, board: NewBoard): Promise<BoardRow> {
+  return db.insertInto('boards').values(board).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateBoard(db: Db, id: number, changes: Omit<Updateable<BoardTable>, 'id' | 'version'>): Promise<BoardRow> {
+  return db.updateTable('boards').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteBoard(db: Db, id: number): Promise<void> {
+  // Everything on the board goes with it through ON DELETE CASCADE.
+  await db.deleteFrom('boards').where('id', '=', id).execute();
+}

@@ -1,0 +1,104 @@
+import type { Board, BoardWrite } from '../../../shared/api/boards.js';
+import type { Actor } from '../../auth/actor.js';
+import { atLeast, requireBoard } from '../../access/policy.js';
+import { nowIso } from '../../db/dialect.js';
+import type { BoardRow } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { recordEvents, writeBoard } from '../../events/board-write.js';
+import { badRequest, forbidden } from '../../http/errors.js';
+import { normalizeColor } from './color.js';
+import { presentBoard } from './boards.presenter.js';
+import * as repo from './boards.repository.js';
+
+type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+
+export async function listBoards(deps: ServiceDeps, actor: Actor, shared: boolean): Promise<Board[]> {
+  const rows = shared ? await repo.listShared(deps.database.db, actor.id) : await repo.listOwned(deps.database.db, actor.id);
+  return rows.map(presentBoard);
+}
+
+export async function getBoard(deps: ServiceDeps, actor: Actor, id: number) {
+  const { board, level } = await requireBoard(deps.database.db, deps.database.dialect, actor, id, 'read');
+  return { board: presentBoard(board), writeAccess: atLeast(level, 'edit') };
+}
+
+const REQUIRED = ['userId', 'name', 'style', 'status'] as const;
+
+/** Create (no `id`) or change the settings (owner only) of a board. */
+export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWrite): Promise<Board> {
+  const missing = REQUIRED.filter((field) => input[field] === undefined || input[field] === '');
+  if (missing.length > 0) {
+    throw badRequest(`userId, name, style and status are required (missing: ${missing.join(', ')})`);
+  }
+  if (input.userId !== actor.id) throw forbidden('userId must be your own account id');
+  const name = input.name!.trim();
+  if (name === '') throw badRequest('body: name must not be blank');
+  if (input.image && !isImageAddress(input.image)) throw badRequest('body: image must be an http(s) address or a path on this server');
+  const fields = { name, style: input.style!, status: input.status! };
+
+  if (input.id === undefined) {
+    const now = nowIso();
+    const { board, events } = await deps.database.db.transaction().execute(async (trx) => {
+      const row = await repo.insertBoard(trx, { ownerId: actor.id, ...fields, ...appearance(input, null), createdAt: now, updatedAt: now });
+      const board = presentBoard(row);
+      return { board, events: await recordEvents(trx, row, actor, [{ name: 'board.created', data: { board } }]) };
+    });
+    deps.bus.publish(events);
+    return board;
+  }
+
+  return writeBoard(deps, actor, input.id, 'owner', async ({ trx, board, emit }) => {
+    const row = await repo.updateBoard(trx, board.id, { ...fields, ...appearance(input, board), updatedAt: nowIso() });
+    const presented = presentBoard(row);
+    emit('board.updated', { board: presented });
+    return presented;
+  });
+}
+
+/** Archive (the default) or remove a board for good; owner only. */
+export async function deleteBoard(deps: ServiceDeps, actor: Actor, id: number, permanent: boolean): Promise<string> {
+  return writeBoard(
+    deps,
+    actor,
+    id,
+    'owner',
+    async ({ trx, board, emit }) => {
+      if (permanent) {
+        await repo.deleteBoard(trx, board.id);
+        emit('board.deleted', { boardId: board.id });
+        return 'Board deleted permanently';
+      }
+      if (board.archivedAt === null) {
+        const row = await repo.updateBoard(trx, board.id, { archivedAt: nowIso(), updatedAt: nowIso() });
+        emit('board.archived', { board: presentBoard(row) });
+      }
+      return 'Board archived';
+    },
+    { allowArchived: true },
+  );
+}
+
+/** A board shows an image or a colour, never both; the later-named wins when both are sent. */
+function appearance(input: BoardWrite, current: Pick<BoardRow, 'image' | 'color'> | null) {
+  let image = current?.image ?? null;
+  let color = current?.color ?? null;
+  if ('color' in input) {
+    color = normalizeColor(input.color);
+    if (color !== null) image = null;
+  }
+  if ('image' in input) {
+    image = input.image || null;
+    if (image !== null) color = null;
+  }
+  return { image, color };
+}
+
+function isImageAddress(value: string): boolean {
+  if (value.startsWith('/') && !value.startsWith('//')) return true;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
