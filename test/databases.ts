@@ -18,14 +18,14 @@ if (process.env.CI && !process.env.TEST_DATABASE_URL) {
 export interface TestDatabase {
   url: string;
   dataDir: string;
-  drop(): Promise<void>;
+  drop: () => Promise<void>;
 }
 
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-test-'));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (dialect === 'sqlite') {
-    return { url: `sqlite://${path.join(dataDir, 'tavla.db')}`, dataDir, drop: async () => removeDir() };
+    return { url: `sqlite://${path.join(dataDir, 'tavla.db')}`, dataDir, drop: () => Promise.resolve(removeDir()) };
   }
   const server = process.env.TEST_DATABASE_URL!;
   const name = `tavla_test_${randomBytes(6).toString('hex')}`;

@@ -46,7 +46,7 @@ export function eachDialect(name: string, suite: (t: TestContext) => void, optio
   for (const dialect of dialects) {
     describe(`${name} [${dialect}]`, () => {
       const t = { dialect } as TestContext;
-      let drop: () => Promise<void> = async () => undefined;
+      let drop = (): Promise<void> => Promise.resolve();
       beforeAll(async () => {
         const testDb = await createTestDatabase(dialect);
         drop = testDb.drop;

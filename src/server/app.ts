@@ -46,9 +46,10 @@ export async function buildApp({ config, database, logger = false }: BuildOption
   registerAuthRoutes(app, deps.auth, config.baseUrl);
 
   await app.register(
-    async (data) => {
+    (data, _options, done) => {
       guardDataRoutes(data, deps);
       boardRoutes(data, deps);
+      done();
     },
     { prefix: '/api/data' },
   );

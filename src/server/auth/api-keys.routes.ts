@@ -66,7 +66,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth): 
 
   app.get(
     '/api/auth/api-key/list',
-    { schema: { tags: ['API keys'], summary: 'List my API keys', response: { 200: Type.Object({ apiKeys: Type.Array(ApiKey) }) } } },
+    {
+      schema: {
+        tags: ['API keys'],
+        summary: 'List my API keys',
+        response: { 200: Type.Object({ apiKeys: Type.Array(ApiKey) }) },
+      },
+    },
     async (request) => {
       const userId = await sessionUser(request);
       const rows = await db
@@ -100,7 +106,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth): 
   );
 }
 
-function present(row: { id: string; name: string; start: string; readOnly: number; createdAt: Date | string; lastUsedAt: Date | string | null }) {
+function present(row: {
+  id: string;
+  name: string;
+  start: string;
+  readOnly: number;
+  createdAt: Date | string;
+  lastUsedAt: Date | string | null;
+}) {
   return {
     id: row.id,
     name: row.name,

@@ -14,9 +14,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       headers.set(CLIENT_IP_HEADER, request.ip);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
       if (body !== undefined) headers.set('content-type', 'application/json');
-      const response = await auth.handler(
-        new Request(new URL(request.url, baseUrl), { method: request.method, headers, body }),
-      );
+      const response = await auth.handler(new Request(new URL(request.url, baseUrl), { method: request.method, headers, body }));
 
       reply.status(response.status);
       response.headers.forEach((value, key) => {

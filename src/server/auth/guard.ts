@@ -31,7 +31,8 @@ export function guardDataRoutes(app: FastifyInstance, deps: Deps): void {
     request.actor = actor;
   });
   // A write sent without a body is read as an empty one, so the schema names what is missing.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && !SAFE_METHODS.has(request.method)) request.body = {};
+    done();
   });
 }

@@ -55,11 +55,12 @@ function openSqlite(url: string): Db {
 }
 
 // 64-bit integers (counts, millisecond times) as numbers: every value we store fits in 2^53.
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8
+const INT8_OID = 20;
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format: 'text'): ((value: string) => unknown) =>
+    oid === INT8_OID
       ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 function openPostgres(url: string): Db {

@@ -10,12 +10,14 @@ export interface ColumnTypes {
   autoKey: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
   timestamp: ColumnDataType;
   boolean: ColumnDataType;
+  /** The default value `true` for a `boolean` column. */
+  true: boolean | number;
 }
 
 export function columnTypes(dialect: DialectName): ColumnTypes {
   return dialect === 'postgres'
-    ? { serial: 'serial', autoKey: (c) => c.primaryKey(), timestamp: 'timestamptz', boolean: 'boolean' }
-    : { serial: 'integer', autoKey: (c) => c.primaryKey().autoIncrement(), timestamp: 'text', boolean: 'integer' };
+    ? { serial: 'serial', autoKey: (c) => c.primaryKey(), timestamp: 'timestamptz', boolean: 'boolean', true: true }
+    : { serial: 'integer', autoKey: (c) => c.primaryKey().autoIncrement(), timestamp: 'text', boolean: 'integer', true: 1 };
 }
 
 /** An ISO 8601 UTC string from whatever the driver returned. */

@@ -13,7 +13,7 @@ export interface WriteScope {
   level: Level;
   actor: Actor;
   /** Records a change to the board: it takes the next version and reaches viewers after commit. */
-  emit(name: string, data: unknown): void;
+  emit: (name: string, data: unknown) => void;
 }
 
 interface Draft {
@@ -65,16 +65,14 @@ export async function recordEvents(
   const createdAt = nowIso();
   // A board removed by this very change keeps no event rows; viewers still hear of it.
   const first = (bumped?.version ?? board.version + drafts.length) - drafts.length + 1;
-  const events = drafts.map(
-    (draft, i): BoardEvent => ({
-      boardId: board.id,
-      version: first + i,
-      name: draft.name,
-      actor: actor && { id: actor.id, name: actor.name },
-      data: draft.data,
-      createdAt,
-    }),
-  );
+  const events = drafts.map((draft, i): BoardEvent => ({
+    boardId: board.id,
+    version: first + i,
+    name: draft.name,
+    actor: actor && { id: actor.id, name: actor.name },
+    data: draft.data,
+    createdAt,
+  }));
   if (bumped) {
     await trx
       .insertInto('board_events')

@@ -42,7 +42,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const allowed = paths.get(pathOf(request.url));
     if (allowed) {
-      return reply.status(405).header('allow', [...allowed].join(', ')).send({ error: 'Method not allowed' });
+      return reply
+        .status(405)
+        .header('allow', [...allowed].join(', '))
+        .send({ error: 'Method not allowed' });
     }
     return reply.status(404).send({ error: 'Not found' });
   });
@@ -57,7 +60,7 @@ function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
   if (!first) return error.message;
   const part = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'request');
-  const params = first.params as Record<string, unknown>;
+  const params: Record<string, unknown> = first.params;
   const field =
     typeof params.missingProperty === 'string'
       ? params.missingProperty

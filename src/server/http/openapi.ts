@@ -9,7 +9,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       info: {
         title: 'Tavla API',
         version,
-        description: 'Boards, areas, cards, labels, sharing, archive, notifications and exports. Authenticate with `X-API-Key` or a session cookie.',
+        description:
+          'Boards, areas, cards, labels, sharing, archive, notifications and exports. Authenticate with `X-API-Key` or a session cookie.',
       },
       components: {
         securitySchemes: {

@@ -18,7 +18,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('banExpires', t.timestamp)
     .addColumn('type', 'text', (c) => c.notNull().defaultTo('human'))
     .addColumn('language', 'text')
-    .addColumn('emailNotifications', t.boolean, (c) => c.notNull().defaultTo(1))
+    .addColumn('emailNotifications', t.boolean, (c) => c.notNull().defaultTo(t.true))
     .execute();
 
   await db.schema

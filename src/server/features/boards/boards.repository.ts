@@ -3,7 +3,13 @@ import type { Updateable } from 'kysely';
 import type { BoardRow, BoardTable, NewBoard } from '../../db/schema.js';
 
 export function listOwned(db: Db, userId: string): Promise<BoardRow[]> {
-  return db.selectFrom('boards').selectAll().where('ownerId', '=', userId).where('archivedAt', 'is', null).orderBy('id').execute();
+  return db
+    .selectFrom('boards')
+    .selectAll()
+    .where('ownerId', '=', userId)
+    .where('archivedAt', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 export function listShared(db: Db, userId: string): Promise<BoardRow[]> {

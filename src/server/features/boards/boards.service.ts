@@ -33,13 +33,20 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
   if (input.userId !== actor.id) throw forbidden('userId must be your own account id');
   const name = input.name!.trim();
   if (name === '') throw badRequest('body: name must not be blank');
-  if (input.image && !isImageAddress(input.image)) throw badRequest('body: image must be an http(s) address or a path on this server');
+  if (input.image && !isImageAddress(input.image))
+    throw badRequest('body: image must be an http(s) address or a path on this server');
   const fields = { name, style: input.style!, status: input.status! };
 
   if (input.id === undefined) {
     const now = nowIso();
     const { board, events } = await deps.database.db.transaction().execute(async (trx) => {
-      const row = await repo.insertBoard(trx, { ownerId: actor.id, ...fields, ...appearance(input, null), createdAt: now, updatedAt: now });
+      const row = await repo.insertBoard(trx, {
+        ownerId: actor.id,
+        ...fields,
+        ...appearance(input, null),
+        createdAt: now,
+        updatedAt: now,
+      });
       const board = presentBoard(row);
       return { board, events: await recordEvents(trx, row, actor, [{ name: 'board.created', data: { board } }]) };
     });
