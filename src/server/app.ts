@@ -7,7 +7,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { EventBus } from './events/bus.js';
+import { areaRoutes } from './features/areas/areas.routes.js';
 import { boardRoutes } from './features/boards/boards.routes.js';
+import { cardRoutes } from './features/cards/cards.routes.js';
+import { labelRoutes } from './features/labels/labels.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -49,6 +52,9 @@ export async function buildApp({ config, database, logger = false }: BuildOption
     (data, _options, done) => {
       guardDataRoutes(data, deps);
       boardRoutes(data, deps);
+      areaRoutes(data, deps);
+      cardRoutes(data, deps);
+      labelRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

@@ -62,3 +62,10 @@ export async function requireBoard(
   if (!atLeast(level, needed)) throw forbidden();
   return { board, level };
 }
+
+/** The board an area or card belongs to, or 404: the access check then runs on that board. */
+export async function boardIdOf(db: Db, table: 'areas' | 'cards', id: number): Promise<number> {
+  const row = await db.selectFrom(table).select('boardId').where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(table === 'areas' ? 'Area not found' : 'Card not found');
+  return row.boardId;
+}

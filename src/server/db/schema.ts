@@ -116,6 +116,73 @@ export interface BoardEventTable {
   createdAt: Timestamp;
 }
 
+export interface AreaTable {
+  id: Generated<number>;
+  boardId: number;
+  name: string;
+  /** Place among all the board's areas, archived ones included (0..n-1). */
+  sort: number;
+  archivedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface CardTable {
+  id: Generated<number>;
+  areaId: number;
+  boardId: number;
+  name: string;
+  content: Generated<string>;
+  status: Generated<number>;
+  /** Place among all the area's cards, archived ones included (0..n-1). */
+  sort: number;
+  dueDate: NullableTimestamp;
+  repeatEvery: string | null;
+  repeatAnchor: NullableTimestamp;
+  repeatAreaId: number | null;
+  archivedAt: NullableTimestamp;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface LabelTable {
+  id: Generated<number>;
+  boardId: number;
+  name: string;
+  nameKey: string;
+  createdAt: Timestamp;
+}
+
+export interface CardLabelTable {
+  cardId: number;
+  labelId: number;
+}
+
+export interface CardAssigneeTable {
+  id: Generated<number>;
+  cardId: number;
+  userId: string;
+  createdAt: Timestamp;
+}
+
+export interface CardReminderTable {
+  id: Generated<number>;
+  cardId: number;
+  minutesBefore: number;
+}
+
+export interface BoardInviteTable {
+  id: Generated<number>;
+  boardId: number;
+  email: string;
+  permission: string;
+  tokenHash: string;
+  invitedBy: string | null;
+  expiresAt: Timestamp;
+  usedAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -126,8 +193,17 @@ export interface Schema {
   boards: BoardTable;
   board_members: BoardMemberTable;
   board_events: BoardEventTable;
+  areas: AreaTable;
+  cards: CardTable;
+  labels: LabelTable;
+  card_labels: CardLabelTable;
+  card_assignees: CardAssigneeTable;
+  card_reminders: CardReminderTable;
+  board_invites: BoardInviteTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
 export type NewBoard = Insertable<BoardTable>;
 export type UserRow = Selectable<UserTable>;
+export type AreaRow = Selectable<AreaTable>;
+export type CardRow = Selectable<CardTable>;

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import { columnTypes, type DialectName } from '../dialect.js';
 import * as accounts from './0001_accounts.js';
 import * as boards from './0002_boards.js';
+import * as boardModel from './0003_board_model.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -9,6 +10,7 @@ type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promis
 const steps: Record<string, Step> = {
   '0001_accounts': accounts,
   '0002_boards': boards,
+  '0003_board_model': boardModel,
 };
 
 /**

@@ -1,0 +1,113 @@
+import type { Area } from '../../../shared/api/areas.js';
+import type { Actor } from '../../auth/actor.js';
+import { requireBoard } from '../../access/policy.js';
+import type { Db } from '../../db/database.js';
+import { nowIso } from '../../db/dialect.js';
+import type { AreaRow } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { writeBoard } from '../../events/board-write.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { presentArea } from './areas.presenter.js';
+import * as repo from './areas.repository.js';
+
+type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+
+export async function listAreas(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Area[]> {
+  const { db, dialect } = deps.database;
+  await requireBoard(db, dialect, actor, boardId, 'read');
+  const rows = await repo.visibleAreas(db, boardId);
+  return rows.map((row, i) => presentArea(row, i));
+}
+
+/** An area of this board that can take changes: 404 when it is not on the board, 409 when archived. */
+export async function writableArea(db: Db, boardId: number, areaId: number): Promise<AreaRow> {
+  const area = await repo.findArea(db, areaId);
+  if (!area || area.boardId !== boardId) throw notFound('Area not found');
+  if (area.archivedAt !== null) throw conflict('The area is archived; restore it first');
+  return area;
+}
+
+export async function presentOne(db: Db, row: AreaRow): Promise<Area> {
+  return presentArea(row, await repo.positionOf(db, row));
+}
+
+/** Creates an area at the end of the board, or renames one (`id` given). */
+export async function saveArea(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { id?: number; boardId: number; name: string },
+): Promise<Area> {
+  const name = input.name.trim();
+  if (name === '') throw badRequest('body: name must not be blank');
+  return writeBoard(deps, actor, input.boardId, 'edit', async ({ trx, board, emit }) => {
+    const now = nowIso();
+    if (input.id === undefined) {
+      const sort = await repo.countAreas(trx, board.id);
+      const row = await trx
+        .insertInto('areas')
+        .values({ boardId: board.id, name, sort, createdAt: now, updatedAt: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const area = await presentOne(trx, row);
+      emit('area.created', { area });
+      return area;
+    }
+    const existing = await writableArea(trx, board.id, input.id);
+    const row = await trx
+      .updateTable('areas')
+      .set({ name, updatedAt: now })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const area = await presentOne(trx, row);
+    emit('area.updated', { area });
+    return area;
+  });
+}
+
+/** Archives an area (its cards go with it, unmarked) or removes it and every card in it for good. */
+export async function deleteArea(
+  deps: ServiceDeps,
+  actor: Actor,
+  id: number,
+  boardId: number,
+  permanent: boolean,
+): Promise<string> {
+  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+    const area = await repo.findArea(trx, id);
+    if (!area || area.boardId !== board.id) throw notFound('Area not found');
+    if (permanent) {
+      await trx.deleteFrom('areas').where('id', '=', area.id).execute();
+      await repo.closeGap(trx, area);
+      emit('area.deleted', { areaId: area.id });
+      return 'Area deleted permanently';
+    }
+    if (area.archivedAt === null) {
+      await trx.updateTable('areas').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', area.id).execute();
+      emit('area.archived', { areaId: area.id });
+    }
+    return 'Area archived';
+  });
+}
+
+/**
+ * The whole new order of the visible areas at once: the list must name each
+ * of them exactly once. Archived areas keep their slots in between.
+ */
+export async function reorderAreas(deps: ServiceDeps, actor: Actor, boardId: number, ids: number[]): Promise<void> {
+  await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+    const all = await repo.allAreas(trx, board.id);
+    const visible = all.filter((a) => a.archivedAt === null);
+    const known = new Set(visible.map((a) => a.id));
+    if (ids.length !== visible.length || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) {
+      throw badRequest('body: areas must list every visible area of the board exactly once');
+    }
+    const slots = all.flatMap((a, slot) => (a.archivedAt === null ? [slot] : []));
+    const byId = new Map(visible.map((a) => [a.id, a]));
+    for (const [i, id] of ids.entries()) {
+      const slot = slots[i]!;
+      if (byId.get(id)!.sort !== slot) await trx.updateTable('areas').set({ sort: slot }).where('id', '=', id).execute();
+    }
+    emit('areas.reordered', { areas: ids.map((id, i) => presentArea({ ...byId.get(id)!, sort: slots[i]! }, i)) });
+  });
+}

@@ -1,0 +1,49 @@
+import type { Card, CardListItem } from '../../../shared/api/cards.js';
+import { checklistOf } from '../../../shared/checklist.js';
+import { toIso } from '../../db/dialect.js';
+import type { CardRow } from '../../db/schema.js';
+
+export interface CardPerson {
+  id: string;
+  name: string;
+  image: string | null;
+  type: string;
+}
+
+/** What a card row needs beside itself to be shown. */
+export interface CardExtras {
+  /** Position among the visible cards of its area. */
+  position: number;
+  labels: Array<{ id: number; name: string }>;
+  assignees: CardPerson[];
+}
+
+export function presentListCard(row: CardRow, extras: CardExtras): CardListItem {
+  const first = extras.assignees[0];
+  return {
+    id: row.id,
+    area: row.areaId,
+    name: row.name,
+    content: row.content,
+    status: row.status,
+    sort: extras.position,
+    dueDate: toIso(row.dueDate),
+    repeatEvery: row.repeatEvery as CardListItem['repeatEvery'],
+    labels: extras.labels,
+    assignees: extras.assignees,
+    assignee: first?.id ?? null,
+    assigneeName: first?.name ?? null,
+    assigneeImage: first?.image ?? null,
+    assigneeType: first?.type ?? null,
+    checklist: checklistOf(row.content),
+  };
+}
+
+export function presentCard(row: CardRow, extras: CardExtras & { reminders: number[] }): Card {
+  return {
+    ...presentListCard(row, extras),
+    boardId: row.boardId,
+    reminders: extras.reminders,
+    archivedAt: toIso(row.archivedAt),
+  };
+}

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { CardRow } from '../../db/schema.js';
+import type { CardExtras, CardPerson } from './cards.presenter.js';
+
+export function findCard(db: Db, id: number): Promise<CardRow | undefined> {
+  return db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The visible cards of an area, top to bottom. */
+export function visibleCardsOfArea(db: Db, areaId: number): Promise<CardRow[]> {
+  return db
+    .selectFrom('cards')
+    .selectAll()
+    .where('areaId', '=', areaId)
+    .where('archivedAt', 'is', null)
+    .orderBy('sort')
+    .execute();
+}
+
+/** How many visible cards stand above this one in its area. */
+export async function positionOf(db: Db, card: Pick<CardRow, 'areaId' | 'sort'>): Promise<number> {
+  const row = await db
+    .selectFrom('cards')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('areaId', '=', card.areaId)
+    .where('archivedAt', 'is', null)
+    .where('sort', '<', card.sort)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Labels and assignees of many cards in two queries, for lists. */
+export async function listExtras(db: Db, cardIds: number[]) {
+  const labels = new Map<number, CardExtras['labels']>();
+  const assignees = new Map<number, CardPerson[]>();
+  if (cardIds.length === 0) return { labels, assignees };
+  const [labelRows, assigneeRows] = await Promise.all([
+    db
+      .selectFrom('card_labels')
+      .innerJoin('labels', 'labels.id', 'card_labels.labelId')
+      .select(['card_labels.cardId', 'labels.id', 'labels.name'])
+      .where('card_labels.cardId', 'in', cardIds)
+      .orderBy('labels.id')
+      .execute(),
+    db
+      .selectFrom('card_assignees')
+      .innerJoin('user', 'user.id', 'card_assignees.userId')
+      .select(['card_assignees.cardId', 'user.id', 'user.name', 'user.image', 'user.type'])
+      .where('card_assignees.cardId', 'in', cardIds)
+      .orderBy('card_assignees.id')
+      .execute(),
+  ]);
+  for (const { cardId, ...label } of labelRows) push(labels, cardId, label);
+  for (const { cardId, ...person } of assigneeRows) push(assignees, cardId, person);
+  return { labels, assignees };
+}
+
+export async function remindersOf(db: Db, cardId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('card_reminders')
+    .select('minutesBefore')
+    .where('cardId', '=', cardId)
+    .orderBy('minutesBefore')
+    .execute();
+  return rows.map((r) => r.minutesBefore);
+}
+
+/** Account ids that may be put on the board's cards: the owner and the members. */
+export async function boardPeople(db: Db, boardId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('boards')
+    .select('ownerId as userId')
+    .where('id', '=', boardId)
+    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', boardId))
+    .execute();
+  return new Set(rows.map((r) => r.userId));
+}
+
+/** Number of cards in an area, archived ones included: the sort of a card added at the bottom. */
+export async function countInArea(db: Db, areaId: number): Promise<number> {
+  const row = await db
+    .selectFrom('cards')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('areaId', '=', areaId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Moves the cards of an area in [from, to] by `delta` places. */
+export async function shiftCards(db: Db, areaId: number, from: number, to: number, delta: 1 | -1): Promise<void> {
+  await db
+    .updateTable('cards')
+    .set({ sort: sql<number>`sort + ${delta}` })
+    .where('areaId', '=', areaId)
+    .where('sort', '>=', from)
+    .where('sort', '<=', to)
+    .execute();
+}
+
+function push<T>(map: Map<number, T[]>, key: number, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
+import { ErrorBody, Id, Message, Success, errorResponses } from '../../../shared/api/common.js';
+import type { Deps } from '../../deps.js';
+import { createCard, deleteCard, getCard, listCards, moveCard, updateCard } from './cards.service.js';
+
+const tags = ['Cards'];
+const writeErrors = { ...errorResponses, 409: ErrorBody };
+const NewIndex = Type.Integer({ minimum: 0, description: 'position among the visible cards of the target area, from 0' });
+
+export function cardRoutes(app: FastifyInstance, deps: Deps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    '/cards',
+    {
+      schema: {
+        tags,
+        summary: 'The visible cards of an area, in order',
+        querystring: Type.Object({
+          areaId: Id,
+          assignee: Type.Optional(Type.String({ description: 'only cards this account is on' })),
+          unassigned: Type.Optional(Type.Boolean({ description: 'only cards nobody is on' })),
+        }),
+        response: { 200: Type.Object({ cards: Type.Array(CardListItem) }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { areaId, ...filter } = request.query;
+      return { cards: await listCards(deps, request.actor, areaId, filter) };
+    },
+  );
+
+  r.get(
+    '/card',
+    {
+      schema: {
+        tags,
+        summary: 'One card (archived cards too)',
+        querystring: Type.Object({ cardID: Id }),
+        response: { 200: Type.Object({ card: Card }), ...errorResponses },
+      },
+    },
+    async (request) => ({ card: await getCard(deps, request.actor, request.query.cardID) }),
+  );
+
+  r.post(
+    '/card',
+    {
+      schema: {
+        tags,
+        summary: 'Create a card at the bottom of an area',
+        body: CardCreate,
+        response: { 200: Type.Object({ card: Card }), ...writeErrors },
+      },
+    },
+    async (request) => ({ card: await createCard(deps, request.actor, request.body) }),
+  );
+
+  r.put(
+    '/card',
+    {
+      schema: {
+        tags,
+        summary: 'Change a card: fields left out stay as they are, null clears',
+        body: CardUpdate,
+        response: { 200: Type.Object({ card: Card, next: Type.Union([Card, Type.Null()]) }), ...writeErrors },
+      },
+    },
+    async (request) => updateCard(deps, request.actor, request.body),
+  );
+
+  r.delete(
+    '/card',
+    {
+      schema: {
+        tags,
+        summary: 'Archive a card, or remove it with everything on it (permanent: true)',
+        body: Type.Object({ cardID: Id, permanent: Type.Optional(Type.Boolean()) }),
+        response: { 200: Message, ...writeErrors },
+      },
+    },
+    async (request) => ({ message: await deleteCard(deps, request.actor, request.body.cardID, request.body.permanent === true) }),
+  );
+
+  r.post(
+    '/cardMove',
+    {
+      schema: {
+        tags,
+        summary: 'Move a card to a place in another area (or its own)',
+        body: Type.Object({ cardId: Id, fromAreaId: Id, toAreaId: Id, newIndex: NewIndex }),
+        response: { 200: Success, ...writeErrors },
+      },
+    },
+    async (request) => {
+      await moveCard(deps, request.actor, request.body);
+      return { success: true };
+    },
+  );
+
+  r.post(
+    '/cardOrder',
+    {
+      schema: {
+        tags,
+        summary: 'Move a card to a place within its own area',
+        body: Type.Object({ cardId: Id, areaId: Id, newIndex: NewIndex }),
+        response: { 200: Success, ...writeErrors },
+      },
+    },
+    async (request) => {
+      const { cardId, areaId, newIndex } = request.body;
+      await moveCard(deps, request.actor, { cardId, fromAreaId: areaId, toAreaId: areaId, newIndex });
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,286 @@
+import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
+import type { Actor } from '../../auth/actor.js';
+import { boardIdOf, requireBoard } from '../../access/policy.js';
+import type { Db } from '../../db/database.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { Updateable } from 'kysely';
+import type { CardRow, CardTable } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { writeBoard, type WriteScope } from '../../events/board-write.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { findArea } from '../areas/areas.repository.js';
+import { writableArea } from '../areas/areas.service.js';
+import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
+import { presentCard, presentListCard } from './cards.presenter.js';
+import * as repo from './cards.repository.js';
+import { closeGap, placeCard } from './ordering.js';
+import { nextDueDate, untick, type Rhythm } from './repeat.js';
+
+type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+
+/** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
+export async function loadCard(db: Db, row: CardRow): Promise<Card> {
+  const [{ labels, assignees }, reminders, position] = await Promise.all([
+    repo.listExtras(db, [row.id]),
+    repo.remindersOf(db, row.id),
+    repo.positionOf(db, row),
+  ]);
+  return presentCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [], reminders });
+}
+
+export async function listCards(
+  deps: ServiceDeps,
+  actor: Actor,
+  areaId: number,
+  filter: { assignee?: string; unassigned?: boolean },
+): Promise<CardListItem[]> {
+  const { db, dialect } = deps.database;
+  const area = await findArea(db, areaId);
+  if (!area) throw notFound('Area not found');
+  await requireBoard(db, dialect, actor, area.boardId, 'read');
+  // The cards of an archived area are out of sight until it is restored.
+  if (area.archivedAt !== null) return [];
+  const rows = await repo.visibleCardsOfArea(db, areaId);
+  const { labels, assignees } = await repo.listExtras(
+    db,
+    rows.map((r) => r.id),
+  );
+  const cards = rows.map((row, position) =>
+    presentListCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [] }),
+  );
+  if (filter.unassigned) return cards.filter((c) => c.assignees.length === 0);
+  if (filter.assignee !== undefined) return cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
+  return cards;
+}
+
+export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
+  const { db, dialect } = deps.database;
+  const row = await repo.findCard(db, cardId);
+  if (!row) throw notFound('Card not found');
+  await requireBoard(db, dialect, actor, row.boardId, 'read');
+  return loadCard(db, row);
+}
+
+export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCreate): Promise<Card> {
+  const name = input.name.trim();
+  if (name === '') throw badRequest('body: name must not be blank');
+  const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
+  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+    const area = await writableArea(trx, board.id, input.areaId);
+    const now = nowIso();
+    const row = await trx
+      .insertInto('cards')
+      .values({
+        areaId: area.id,
+        boardId: board.id,
+        name,
+        content: input.content ?? '',
+        status: input.status ?? 0,
+        sort: await repo.countInArea(trx, area.id),
+        dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
+        repeatEvery: null,
+        repeatAnchor: null,
+        repeatAreaId: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const card = await loadCard(trx, row);
+    emit('card.created', { card });
+    return card;
+  });
+}
+
+/** A card of this board that can take changes: 404 when gone, 409 when it or its area is archived. */
+async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
+  const card = await repo.findCard(db, cardId);
+  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
+  await writableArea(db, boardId, card.areaId);
+  return card;
+}
+
+/** Changes the fields given (a field left out stays, `null` clears). */
+export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpdate): Promise<{ card: Card; next: Card | null }> {
+  const boardId = await boardIdOf(deps.database.db, 'cards', input.cardID);
+  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+    const { trx, board, emit } = scope;
+    const card = await writableCard(trx, board.id, input.cardID);
+    const changes: Updateable<CardTable> = {};
+
+    if (input.name !== undefined) {
+      changes.name = input.name.trim();
+      if (changes.name === '') throw badRequest('body: name must not be blank');
+    }
+    if (input.content !== undefined) changes.content = input.content;
+    if (input.status !== undefined) changes.status = input.status;
+    const newDue =
+      input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate).toISOString();
+    if (newDue !== undefined) changes.dueDate = newDue;
+
+    const dueDate = newDue !== undefined ? newDue : toIso(card.dueDate);
+    const rhythm = input.repeatEvery !== undefined ? input.repeatEvery : (card.repeatEvery as Rhythm | null);
+    if (rhythm !== null && dueDate === null) throw badRequest('body: repeatEvery needs a dueDate');
+    // Setting the rhythm or moving the date starts the series afresh from this date and area.
+    const restart = input.repeatEvery !== undefined || newDue !== undefined;
+    const series = restart
+      ? { anchor: dueDate, areaId: rhythm === null ? null : card.areaId }
+      : { anchor: toIso(card.repeatAnchor) ?? dueDate, areaId: card.repeatAreaId };
+    if (restart)
+      Object.assign(changes, { repeatEvery: rhythm, repeatAnchor: rhythm && series.anchor, repeatAreaId: series.areaId });
+
+    let labelsChanged = false;
+    if (input.labelIds !== undefined)
+      labelsChanged = (await setCardLabels(trx, board.id, card.id, input.labelIds)).boardLabelsChanged;
+    const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
+    if (people !== undefined) await setAssignees(trx, board.id, card.id, people);
+    if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
+
+    const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
+    if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
+    const row = await trx
+      .updateTable('cards')
+      .set({ ...changes, updatedAt: nowIso() })
+      .where('id', '=', card.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const updated = await loadCard(trx, row);
+    emit('card.updated', { card: updated });
+    if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+
+    const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
+    return { card: updated, next };
+  });
+}
+
+/**
+ * A repeating card marked done makes its successor, once: the rhythm moves
+ * to the new card, so marking the old one done again makes no second one.
+ */
+async function createSuccessor(
+  { trx, board, emit }: WriteScope,
+  after: CardRow,
+  series: { rhythm: Rhythm; due: string; anchor: string | null; areaId: number | null },
+): Promise<Card> {
+  const { rhythm } = series;
+  const anchor = series.anchor ?? series.due;
+  const due = nextDueDate(new Date(anchor), rhythm, new Date(Math.max(Date.parse(series.due), Date.now())));
+  const home = series.areaId === null ? undefined : await findArea(trx, series.areaId);
+  const areaId = home && home.boardId === board.id && home.archivedAt === null ? home.id : after.areaId;
+  const now = nowIso();
+  const row = await trx
+    .insertInto('cards')
+    .values({
+      areaId,
+      boardId: board.id,
+      name: after.name,
+      content: untick(after.content),
+      status: 0,
+      sort: await repo.countInArea(trx, areaId),
+      dueDate: due.toISOString(),
+      repeatEvery: rhythm,
+      repeatAnchor: anchor,
+      repeatAreaId: home?.id ?? areaId,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('card_labels')
+    .columns(['cardId', 'labelId'])
+    .expression((eb) =>
+      eb
+        .selectFrom('card_labels')
+        .select([eb.val(row.id).as('cardId'), 'labelId'])
+        .where('cardId', '=', after.id),
+    )
+    .execute();
+  const people = await trx.selectFrom('card_assignees').select('userId').where('cardId', '=', after.id).orderBy('id').execute();
+  if (people.length > 0)
+    await trx
+      .insertInto('card_assignees')
+      .values(people.map((p) => ({ cardId: row.id, userId: p.userId, createdAt: now })))
+      .execute();
+  await setReminders(trx, row.id, await repo.remindersOf(trx, after.id));
+  const card = await loadCard(trx, row);
+  emit('card.created', { card });
+  return card;
+}
+
+/** Puts exactly these people on the card; those who stay keep their place in the order. */
+async function setAssignees(db: Db, boardId: number, cardId: number, ids: string[]): Promise<void> {
+  const wanted = [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ''))];
+  const allowed = await repo.boardPeople(db, boardId);
+  const outsider = wanted.find((id) => !allowed.has(id));
+  if (outsider !== undefined) throw badRequest('body: assignees must be people with access to the board');
+  const current = (
+    await db.selectFrom('card_assignees').select('userId').where('cardId', '=', cardId).orderBy('id').execute()
+  ).map((r) => r.userId);
+  const removed = current.filter((id) => !wanted.includes(id));
+  if (removed.length > 0)
+    await db.deleteFrom('card_assignees').where('cardId', '=', cardId).where('userId', 'in', removed).execute();
+  const added = wanted.filter((id) => !current.includes(id));
+  const now = nowIso();
+  if (added.length > 0)
+    await db
+      .insertInto('card_assignees')
+      .values(added.map((userId) => ({ cardId, userId, createdAt: now })))
+      .execute();
+}
+
+async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<void> {
+  await db.deleteFrom('card_reminders').where('cardId', '=', cardId).execute();
+  const distinct = [...new Set(minutes)].sort((a, b) => a - b);
+  if (distinct.length > 0)
+    await db
+      .insertInto('card_reminders')
+      .values(distinct.map((minutesBefore) => ({ cardId, minutesBefore })))
+      .execute();
+}
+
+/** Archives a card, or removes it with everything on it (`permanent`). */
+export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
+  const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
+  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+    const card = await repo.findCard(trx, cardId);
+    if (!card) throw notFound('Card not found');
+    if (permanent) {
+      const labelIds = (await trx.selectFrom('card_labels').select('labelId').where('cardId', '=', card.id).execute()).map(
+        (r) => r.labelId,
+      );
+      await trx.deleteFrom('cards').where('id', '=', card.id).execute();
+      await closeGap(trx, card);
+      emit('card.deleted', { cardId: card.id, areaId: card.areaId });
+      if (await pruneUnusedLabels(trx, board.id, labelIds)) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+      return 'Card deleted permanently';
+    }
+    if (card.archivedAt !== null) return 'Card archived';
+    await writableArea(trx, board.id, card.areaId);
+    await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
+    emit('card.archived', { cardId: card.id, areaId: card.areaId });
+    return 'Card archived';
+  });
+}
+
+/** Moves a card to `newIndex` among the visible cards of `toAreaId` (its own area for a reorder). */
+export async function moveCard(
+  deps: ServiceDeps,
+  actor: Actor,
+  move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
+): Promise<void> {
+  const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
+  await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+    const card = await repo.findCard(trx, move.cardId);
+    if (!card) throw notFound('Card not found');
+    const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
+    if (from?.boardId !== board.id || to?.boardId !== board.id) throw badRequest("body: both areas must be on the card's board");
+    if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
+    if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
+    if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
+    await placeCard(trx, card, to.id, move.newIndex);
+    const moved = await loadCard(trx, (await repo.findCard(trx, card.id))!);
+    emit('card.moved', { card: moved, fromAreaId: from.id, toAreaId: to.id, newIndex: moved.sort });
+  });
+}

@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox';
+import { Id, NullableString } from './common.js';
+
+export const Person = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  image: NullableString,
+  type: Type.String({ description: '`human` or `artificial`' }),
+});
+
+export const LabelRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const RepeatEvery = Type.Union([Type.Enum(['day', 'week', 'twoWeeks', 'month', 'year']), Type.Null()]);
+
+/** A card as GET /api/data/cards lists it. */
+export const CardListItem = Type.Object({
+  id: Type.Integer(),
+  area: Type.Integer({ description: 'area id' }),
+  name: Type.String(),
+  content: Type.String({ description: 'Markdown; `- [ ]` lines are checklist items' }),
+  status: Type.Integer({ description: '0 open, 1 done' }),
+  sort: Type.Integer({ description: 'position among the visible cards of the area, from 0' }),
+  dueDate: NullableString,
+  repeatEvery: RepeatEvery,
+  labels: Type.Array(LabelRef),
+  assignees: Type.Array(Person, { description: 'in the order they were put on the card' }),
+  assignee: NullableString,
+  assigneeName: NullableString,
+  assigneeImage: NullableString,
+  assigneeType: NullableString,
+  checklist: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
+});
+export type CardListItem = Static<typeof CardListItem>;
+
+/** A card as GET/POST/PUT /api/data/card answer with it. */
+export const Card = Type.Intersect([
+  CardListItem,
+  Type.Object({
+    boardId: Type.Integer(),
+    reminders: Type.Array(Type.Integer(), { description: 'minutes before the due date' }),
+    archivedAt: NullableString,
+  }),
+]);
+export type Card = Static<typeof Card>;
+
+const Name = Type.String({ minLength: 1, maxLength: 255 });
+const DueDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const Status = Type.Union([Type.Literal(0), Type.Literal(1)]);
+
+export const CardCreate = Type.Object({
+  areaId: Id,
+  name: Name,
+  content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  status: Type.Optional(Status),
+  dueDate: Type.Optional(DueDate),
+});
+export type CardCreate = Static<typeof CardCreate>;
+
+export const CardUpdate = Type.Object({
+  cardID: Id,
+  name: Type.Optional(Name),
+  content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  status: Type.Optional(Status),
+  dueDate: Type.Optional(DueDate),
+  labelIds: Type.Optional(Type.Array(Id, { maxItems: 100 })),
+  assignees: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 })),
+  assignee: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+  reminders: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 525_600 }), { maxItems: 20 })),
+  repeatEvery: Type.Optional(RepeatEvery),
+});
+export type CardUpdate = Static<typeof CardUpdate>;
