@@ -87,8 +87,8 @@ export async function pruneUnusedLabels(db: Db, boardId: number, labelIds: numbe
     .deleteFrom('labels')
     .where('boardId', '=', boardId)
     .where('id', 'in', labelIds)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('card_labels').select('cardId').whereRef('card_labels.labelId', '=', 'labels.id'))),
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('card_labels').select('cardId').whereRef('card_labels.labelId', '=', 'labels.id'))),
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
