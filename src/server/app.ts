@@ -7,10 +7,12 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { EventBus } from './events/bus.js';
+import { archiveRoutes } from './features/archive/archive.routes.js';
 import { areaRoutes } from './features/areas/areas.routes.js';
 import { boardRoutes } from './features/boards/boards.routes.js';
 import { cardRoutes } from './features/cards/cards.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
+import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -55,6 +57,8 @@ export async function buildApp({ config, database, logger = false }: BuildOption
       areaRoutes(data, deps);
       cardRoutes(data, deps);
       labelRoutes(data, deps);
+      sharingRoutes(data, deps);
+      archiveRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

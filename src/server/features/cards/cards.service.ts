@@ -40,17 +40,22 @@ export async function listCards(
   await requireBoard(db, dialect, actor, area.boardId, 'read');
   // The cards of an archived area are out of sight until it is restored.
   if (area.archivedAt !== null) return [];
+  const cards = await visibleCards(db, areaId);
+  if (filter.unassigned) return cards.filter((c) => c.assignees.length === 0);
+  if (filter.assignee !== undefined) return cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
+  return cards;
+}
+
+/** The visible cards of an area in the list shape, top to bottom. */
+export async function visibleCards(db: Db, areaId: number): Promise<CardListItem[]> {
   const rows = await repo.visibleCardsOfArea(db, areaId);
   const { labels, assignees } = await repo.listExtras(
     db,
     rows.map((r) => r.id),
   );
-  const cards = rows.map((row, position) =>
+  return rows.map((row, position) =>
     presentListCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [] }),
   );
-  if (filter.unassigned) return cards.filter((c) => c.assignees.length === 0);
-  if (filter.assignee !== undefined) return cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
-  return cards;
 }
 
 export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {

@@ -2,7 +2,8 @@ import type { Db } from '../../db/database.js';
 import type { CardRow } from '../../db/schema.js';
 import { countInArea, shiftCards } from './cards.repository.js';
 
-const END = Number.MAX_SAFE_INTEGER;
+/** Past the last possible sort (the largest 32-bit integer both databases compare with). */
+const END = 2_147_483_647;
 
 /**
  * The sort of the visible card a viewer sees at `newIndex` (the moved card

@@ -1,0 +1,97 @@
+import autocannon from 'autocannon';
+
+export type LoadRequest = autocannon.Request;
+export type LoadClient = autocannon.Client;
+
+export interface LoadOptions {
+  /** The server, `http://host:port`. */
+  baseUrl: string;
+  connections: number;
+  seconds: number;
+  method?: LoadRequest['method'];
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /**
+   * Called once per connection before it sends anything: the place to give
+   * a connection its own requests (`client.setRequests`) with its own state.
+   */
+  setupClient?: (client: LoadClient) => void;
+  /** Seconds to wait for one response before counting a timeout. */
+  timeoutSeconds?: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  /** Wall-clock seconds the load ran. */
+  seconds: number;
+  /** Completed responses (any status). */
+  total: number;
+  /** Average completed responses per second over the run. */
+  requestsPerSecond: number;
+  /** Latencies of every completed response, in ms (not bucketed). */
+  latency: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  /** Responses by status code. */
+  statusCodes: Record<string, number>;
+  /** Connection errors, timeouts included. */
+  errors: number;
+  timeouts: number;
+}
+
+/**
+ * Runs autocannon in this process against the server for a fixed duration
+ * (pipelining 1) and summarises it. Latency percentiles come from every
+ * response time autocannon reports, kept unbucketed, so sub-millisecond
+ * figures stay exact.
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const instance = autocannon({
+    url: options.baseUrl + options.path,
+    connections: options.connections,
+    duration: options.seconds,
+    pipelining: 1,
+    timeout: options.timeoutSeconds ?? 10,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.setupClient ? { setupClient: options.setupClient } : {}),
+  });
+  instance.on('response', (_client, _status, _bytes, responseTime) => {
+    latencies.push(responseTime);
+  });
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    instance.once('done', resolve);
+    instance.once('error', reject);
+  });
+
+  latencies.sort((a, b) => a - b);
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
+  return {
+    connections: options.connections,
+    seconds,
+    total: latencies.length,
+    requestsPerSecond: seconds > 0 ? latencies.length / seconds : 0,
+    latency: {
+      mean: latencies.length ? latencies.reduce((sum, v) => sum + v, 0) / latencies.length : 0,
+      p50: percentile(latencies, 50),
+      p90: percentile(latencies, 90),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? 0,
+    },
+    non2xx: result.non2xx,
+    statusCodes,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}

@@ -1,0 +1,9 @@
+import type { Scenario } from '../lib/scenario.js';
+import { move } from './move.js';
+import { read } from './read.js';
+
+/** Every scenario `npm run bench -- <name>` knows. Add new ones here. */
+export const scenarios: Record<string, Scenario<unknown>> = {
+  read,
+  move,
+} as Record<string, Scenario<unknown>>;

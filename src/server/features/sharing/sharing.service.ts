@@ -1,0 +1,135 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '../../../shared/api/sharing.js';
+import type { Actor } from '../../auth/actor.js';
+import { requireBoard } from '../../access/policy.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { Deps } from '../../deps.js';
+import { writeBoard, type WriteScope } from '../../events/board-write.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { loadCard } from '../cards/cards.service.js';
+import * as repo from './sharing.repository.js';
+
+type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+
+/** How long an invitation link stays valid. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+// Deliberately loose: one @, something on both sides, a dot in the domain, no spaces.
+const MAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function presentMember(row: repo.MemberRow): Member {
+  return { id: row.id, name: row.name, image: row.image, permission: row.permission as Permission };
+}
+
+/** The one of `userId` and `mail` the caller gave, the address trimmed and in lower case. */
+function invitee(part: 'body' | 'query', input: { userId?: string; mail?: string }): { userId: string } | { mail: string } {
+  if ((input.userId === undefined) === (input.mail === undefined)) {
+    throw badRequest(`${part}: give exactly one of userId and mail`);
+  }
+  if (input.userId !== undefined) return { userId: input.userId };
+  const mail = input.mail!.trim().toLowerCase();
+  if (!MAIL.test(mail)) throw badRequest(`${part}: mail must be an e-mail address`);
+  return { mail };
+}
+
+/** Members and live invitations of a board; owner only. */
+export async function listInvites(deps: ServiceDeps, actor: Actor, boardId: number): Promise<InviteList> {
+  const { db, dialect } = deps.database;
+  await requireBoard(db, dialect, actor, boardId, 'owner');
+  const [members, pending] = await Promise.all([repo.listMembers(db, boardId), repo.listLiveInvites(db, boardId, nowIso())]);
+  return {
+    members: members.map(presentMember),
+    pending: pending.map((row) => ({
+      mail: row.email,
+      permission: row.permission as Permission,
+      createdAt: toIso(row.createdAt),
+    })),
+  };
+}
+
+/**
+ * Gives an account access to a board (or changes its permission), or invites
+ * an address that has no account yet. The answer is the same either way, so
+ * it tells nothing about which addresses have accounts.
+ */
+export async function invite(deps: ServiceDeps, actor: Actor, input: InviteWrite): Promise<void> {
+  const who = invitee('body', input);
+  await writeBoard(deps, actor, input.boardId, 'owner', async (scope) => {
+    const { trx } = scope;
+    const account = 'userId' in who ? await repo.findAccountById(trx, who.userId) : await repo.findAccountByMail(trx, who.mail);
+    if (account) return grant(scope, account, input.permission);
+    if ('userId' in who) throw badRequest('body: userId is not an account');
+    return inviteByMail(scope, who.mail, input.permission);
+  });
+}
+
+/** Makes the account a member with this permission; the owner hears nothing when nothing changes. */
+async function grant({ trx, board, emit }: WriteScope, account: repo.Account, permission: Permission): Promise<void> {
+  // Only the owner invites, so the owner is the caller.
+  if (account.id === board.ownerId) throw badRequest('You cannot invite yourself');
+  // Someone with access needs no invitation link any more.
+  await repo.deleteUnusedInvite(trx, board.id, account.email.toLowerCase());
+  const existing = await repo.findMember(trx, board.id, account.id);
+  if (existing?.permission === permission) return;
+  if (existing) await repo.setPermission(trx, board.id, account.id, permission);
+  else await repo.addMember(trx, board.id, account.id, permission, nowIso());
+  const member = presentMember({ id: account.id, name: account.name, image: account.image, permission });
+  emit(existing ? 'member.updated' : 'member.added', { member });
+}
+
+/**
+ * A live invitation for an address with no account: a new secret link each
+ * time (only its hash is kept), valid for seven days. Nothing goes to viewers:
+ * the address is for the owner's eyes only.
+ */
+async function inviteByMail({ trx, board, actor }: WriteScope, mail: string, permission: Permission): Promise<void> {
+  const now = nowIso();
+  // The token goes out by e-mail once invitation mails exist; it is never stored or returned.
+  const token = randomBytes(32).toString('hex');
+  const values = {
+    permission,
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    invitedBy: actor.id,
+    expiresAt: new Date(Date.parse(now) + INVITE_TTL_MS).toISOString(),
+  };
+  const existing = await repo.findInvite(trx, board.id, mail);
+  if (!existing) return repo.insertInvite(trx, board.id, mail, values, now);
+  // A live invitation keeps its date; a used or expired one starts afresh.
+  const live = existing.usedAt === null && toIso(existing.expiresAt) > now;
+  await repo.renewInvite(trx, existing.id, live ? values : { ...values, createdAt: now });
+}
+
+/** Takes an account's access away at once (`userId`), or cancels a live invitation (`mail`); owner only. */
+export async function removeInvite(deps: ServiceDeps, actor: Actor, input: InviteRemove): Promise<void> {
+  const who = invitee('query', input);
+  await writeBoard(deps, actor, input.boardId, 'owner', async (scope) => {
+    if ('mail' in who) {
+      if (!(await repo.deleteUnusedInvite(scope.trx, scope.board.id, who.mail, nowIso()))) {
+        throw notFound('No pending invitation for this address');
+      }
+      return;
+    }
+    await dropMember(scope, who.userId);
+  });
+}
+
+/** A member gives up their own access; the owner cannot. */
+export async function leaveBoard(deps: ServiceDeps, actor: Actor, boardId: number): Promise<void> {
+  await writeBoard(deps, actor, boardId, 'read', async (scope) => {
+    if (scope.board.ownerId === actor.id) throw badRequest('OWNER_CANNOT_LEAVE');
+    await dropMember(scope, actor.id);
+  });
+}
+
+/** Removes the membership and the account's place on the board's cards (assignees must have access). */
+async function dropMember({ trx, board, emit }: WriteScope, userId: string): Promise<void> {
+  const member = await repo.findMember(trx, board.id, userId);
+  if (!member) throw notFound('Member not found');
+  await repo.removeMember(trx, board.id, userId);
+  const cardIds = await repo.removeAssignments(trx, board.id, userId);
+  emit('member.removed', { userId });
+  for (const cardId of cardIds) {
+    const row = await trx.selectFrom('cards').selectAll().where('id', '=', cardId).executeTakeFirstOrThrow();
+    emit('card.updated', { card: await loadCard(trx, row) });
+  }
+}

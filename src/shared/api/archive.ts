@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { Id, NullableString } from './common.js';
+
+export const BoardArchive = Type.Object({
+  areas: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      archivedAt: NullableString,
+      cardCount: Type.Integer({ description: 'cards that went with the area' }),
+    }),
+  ),
+  cards: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      archivedAt: NullableString,
+      areaName: Type.String({ description: 'the area the card returns to' }),
+    }),
+  ),
+});
+
+export const ArchivedBoards = Type.Object({
+  boards: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), archivedAt: NullableString })),
+});
+
+export const Restore = Type.Object({ type: Type.Enum(['card', 'area', 'board']), id: Id });
+export const Restored = Type.Object({ success: Type.Boolean(), boardId: Type.Optional(Type.Integer()) });

@@ -1,0 +1,87 @@
+import type { TestContext, TestUser } from './harness.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function ok(t: TestContext, user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', url: string, payload?: object): Promise<Json> {
+  const res = await t.inject(user, { method, url, ...(payload ? { payload } : {}) });
+  if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json<Json>();
+}
+
+export async function createArea(t: TestContext, user: TestUser, boardId: number, name = 'Area'): Promise<Json> {
+  return (await ok(t, user, 'POST', '/api/data/area', { boardId, name })).area as Json;
+}
+
+export async function createCard(t: TestContext, user: TestUser, areaId: number, name = 'Card', fields: object = {}): Promise<Json> {
+  return (await ok(t, user, 'POST', '/api/data/card', { areaId, name, ...fields })).card as Json;
+}
+
+export async function updateCard(t: TestContext, user: TestUser, cardID: number, fields: object): Promise<Json> {
+  return ok(t, user, 'PUT', '/api/data/card', { cardID, ...fields });
+}
+
+/** The names of an area's visible cards, top to bottom, checking that `sort` counts 0..n-1. */
+export async function cardNames(t: TestContext, user: TestUser, areaId: number): Promise<string[]> {
+  const { cards } = (await ok(t, user, 'GET', `/api/data/cards?areaId=${areaId}`)) as { cards: Array<{ name: string; sort: number }> };
+  cards.forEach((card, i) => {
+    if (card.sort !== i) throw new Error(`area ${areaId}: card ${card.name} has sort ${card.sort} at position ${i}`);
+  });
+  return cards.map((c) => c.name);
+}
+
+export async function areaNames(t: TestContext, user: TestUser, boardId: number): Promise<string[]> {
+  const { areas } = (await ok(t, user, 'GET', `/api/data/areas?boardId=${boardId}`)) as { areas: Array<{ name: string; sort: number }> };
+  areas.forEach((area, i) => {
+    if (area.sort !== i) throw new Error(`board ${boardId}: area ${area.name} has sort ${area.sort} at position ${i}`);
+  });
+  return areas.map((a) => a.name);
+}
+
+/** A board with areas holding the named cards: `{ Todo: ['a', 'b'], Done: [] }`. */
+export async function seedBoard(t: TestContext, user: TestUser, layout: Record<string, string[]>, boardFields: Record<string, unknown> = {}) {
+  const board = await t.createBoard(user, boardFields);
+  const areas: Record<string, Json> = {};
+  const cards: Record<string, Json> = {};
+  for (const [areaName, names] of Object.entries(layout)) {
+    const area = await createArea(t, user, board.id, areaName);
+    areas[areaName] = area;
+    for (const name of names) cards[name] = await createCard(t, user, area.id as number, name);
+  }
+  return { board, areas, cards };
+}
+
+/** Every area of the board in the database holds sorts 0..n-1 exactly (archived cards included). */
+export async function assertDenseNumbering(t: TestContext, boardId: number): Promise<void> {
+  const areas = await t.db.selectFrom('areas').select(['id', 'sort']).where('boardId', '=', boardId).execute();
+  expectDense(areas.map((a) => a.sort), `areas of board ${boardId}`);
+  for (const area of areas) {
+    const cards = await t.db.selectFrom('cards').select('sort').where('areaId', '=', area.id).execute();
+    expectDense(cards.map((c) => c.sort), `cards of area ${area.id}`);
+  }
+}
+
+function expectDense(sorts: number[], what: string): void {
+  const sorted = [...sorts].sort((a, b) => a - b);
+  sorted.forEach((s, i) => {
+    if (s !== i) throw new Error(`${what} are numbered ${JSON.stringify(sorted)}, not 0..${sorted.length - 1}`);
+  });
+}
+
+/** Rows of the board-model tables, to prove a refusal changed nothing. */
+export async function snapshot(t: TestContext) {
+  const all = <T extends 'boards' | 'areas' | 'cards' | 'labels' | 'card_labels' | 'card_assignees' | 'card_reminders' | 'board_events' | 'board_members' | 'board_invites'>(
+    table: T,
+  ) => t.db.selectFrom(table).selectAll().execute().then((rows) => rows.map((r) => JSON.stringify(r)).sort());
+  return {
+    boards: await all('boards'),
+    areas: await all('areas'),
+    cards: await all('cards'),
+    labels: await all('labels'),
+    cardLabels: await all('card_labels'),
+    assignees: await all('card_assignees'),
+    reminders: await all('card_reminders'),
+    events: await all('board_events'),
+    members: await all('board_members'),
+    invites: await all('board_invites'),
+  };
+}
