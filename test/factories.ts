@@ -2,7 +2,13 @@ import type { TestContext, TestUser } from './harness.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function ok(t: TestContext, user: TestUser, method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', url: string, payload?: object): Promise<Json> {
+async function ok(
+  t: TestContext,
+  user: TestUser,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  url: string,
+  payload?: object,
+): Promise<Json> {
   const res = await t.inject(user, { method, url, ...(payload ? { payload } : {}) });
   if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json<Json>();
@@ -12,7 +18,13 @@ export async function createArea(t: TestContext, user: TestUser, boardId: number
   return (await ok(t, user, 'POST', '/api/data/area', { boardId, name })).area as Json;
 }
 
-export async function createCard(t: TestContext, user: TestUser, areaId: number, name = 'Card', fields: object = {}): Promise<Json> {
+export async function createCard(
+  t: TestContext,
+  user: TestUser,
+  areaId: number,
+  name = 'Card',
+  fields: object = {},
+): Promise<Json> {
   return (await ok(t, user, 'POST', '/api/data/card', { areaId, name, ...fields })).card as Json;
 }
 
@@ -22,7 +34,9 @@ export async function updateCard(t: TestContext, user: TestUser, cardID: number,
 
 /** The names of an area's visible cards, top to bottom, checking that `sort` counts 0..n-1. */
 export async function cardNames(t: TestContext, user: TestUser, areaId: number): Promise<string[]> {
-  const { cards } = (await ok(t, user, 'GET', `/api/data/cards?areaId=${areaId}`)) as { cards: Array<{ name: string; sort: number }> };
+  const { cards } = (await ok(t, user, 'GET', `/api/data/cards?areaId=${areaId}`)) as {
+    cards: Array<{ name: string; sort: number }>;
+  };
   cards.forEach((card, i) => {
     if (card.sort !== i) throw new Error(`area ${areaId}: card ${card.name} has sort ${card.sort} at position ${i}`);
   });
@@ -30,7 +44,9 @@ export async function cardNames(t: TestContext, user: TestUser, areaId: number):
 }
 
 export async function areaNames(t: TestContext, user: TestUser, boardId: number): Promise<string[]> {
-  const { areas } = (await ok(t, user, 'GET', `/api/data/areas?boardId=${boardId}`)) as { areas: Array<{ name: string; sort: number }> };
+  const { areas } = (await ok(t, user, 'GET', `/api/data/areas?boardId=${boardId}`)) as {
+    areas: Array<{ name: string; sort: number }>;
+  };
   areas.forEach((area, i) => {
     if (area.sort !== i) throw new Error(`board ${boardId}: area ${area.name} has sort ${area.sort} at position ${i}`);
   });
@@ -38,7 +54,12 @@ export async function areaNames(t: TestContext, user: TestUser, boardId: number)
 }
 
 /** A board with areas holding the named cards: `{ Todo: ['a', 'b'], Done: [] }`. */
-export async function seedBoard(t: TestContext, user: TestUser, layout: Record<string, string[]>, boardFields: Record<string, unknown> = {}) {
+export async function seedBoard(
+  t: TestContext,
+  user: TestUser,
+  layout: Record<string, string[]>,
+  boardFields: Record<string, unknown> = {},
+) {
   const board = await t.createBoard(user, boardFields);
   const areas: Record<string, Json> = {};
   const cards: Record<string, Json> = {};
@@ -53,10 +74,16 @@ export async function seedBoard(t: TestContext, user: TestUser, layout: Record<s
 /** Every area of the board in the database holds sorts 0..n-1 exactly (archived cards included). */
 export async function assertDenseNumbering(t: TestContext, boardId: number): Promise<void> {
   const areas = await t.db.selectFrom('areas').select(['id', 'sort']).where('boardId', '=', boardId).execute();
-  expectDense(areas.map((a) => a.sort), `areas of board ${boardId}`);
+  expectDense(
+    areas.map((a) => a.sort),
+    `areas of board ${boardId}`,
+  );
   for (const area of areas) {
     const cards = await t.db.selectFrom('cards').select('sort').where('areaId', '=', area.id).execute();
-    expectDense(cards.map((c) => c.sort), `cards of area ${area.id}`);
+    expectDense(
+      cards.map((c) => c.sort),
+      `cards of area ${area.id}`,
+    );
   }
 }
 
@@ -69,9 +96,26 @@ function expectDense(sorts: number[], what: string): void {
 
 /** Rows of the board-model tables, to prove a refusal changed nothing. */
 export async function snapshot(t: TestContext) {
-  const all = <T extends 'boards' | 'areas' | 'cards' | 'labels' | 'card_labels' | 'card_assignees' | 'card_reminders' | 'board_events' | 'board_members' | 'board_invites'>(
+  const all = <
+    T extends
+      | 'boards'
+      | 'areas'
+      | 'cards'
+      | 'labels'
+      | 'card_labels'
+      | 'card_assignees'
+      | 'card_reminders'
+      | 'board_events'
+      | 'board_members'
+      | 'board_invites',
+  >(
     table: T,
-  ) => t.db.selectFrom(table).selectAll().execute().then((rows) => rows.map((r) => JSON.stringify(r)).sort());
+  ) =>
+    t.db
+      .selectFrom(table)
+      .selectAll()
+      .execute()
+      .then((rows) => rows.map((r) => JSON.stringify(r)).sort());
   return {
     boards: await all('boards'),
     areas: await all('areas'),

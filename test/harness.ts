@@ -33,10 +33,13 @@ export interface TestContext {
   signUp(name?: string): Promise<TestUser>;
   createKey(user: TestUser, readOnly?: boolean): Promise<string>;
   createBoard(user: TestUser, fields?: Record<string, unknown>): Promise<{ id: number; [k: string]: unknown }>;
+  /** Starts listening on a free port (once) and answers the base address. */
+  listen(): Promise<string>;
 }
 
 export interface HarnessOptions {
   env?: Record<string, string>;
+  heartbeatMs?: number;
 }
 
 let counter = 0;
@@ -73,7 +76,7 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
   });
   const database = openDatabase(config.databaseUrl);
   await migrate(database.db, database.dialect);
-  const app = await buildApp({ config, database });
+  const app = await buildApp({ config, database, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}) });
   await app.ready();
 
   const inject: TestContext['inject'] = (as, opts) => {
@@ -119,7 +122,10 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
     return res.json<{ board: { id: number } }>().board;
   };
 
-  return { dialect, app, database, db: database.db, config, inject, signUp, createKey, createBoard };
+  let address: Promise<string> | undefined;
+  const listen = () => (address ??= app.listen({ port: 0, host: '127.0.0.1' }));
+
+  return { dialect, app, database, db: database.db, config, inject, signUp, createKey, createBoard, listen };
 }
 
 /** `name=value` of the session cookie a response set. */

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth } from './auth/auth.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
-import { guardDataRoutes } from './auth/guard.js';
+import { decorateActor, guardDataRoutes } from './auth/guard.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -17,6 +17,8 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
+import { registerRealtime } from './realtime/index.js';
+import type { Hub } from './realtime/hub.js';
 import { serviceVersion } from './version.js';
 
 export interface BuildOptions {
@@ -24,16 +26,24 @@ export interface BuildOptions {
   database: Database;
   /** pino options, or false for silence (tests). */
   logger?: boolean | object;
+  /** How often realtime sockets are pinged; a socket that misses one pong is dropped. */
+  heartbeatMs?: number;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
+    hub: Hub;
   }
 }
 
 /** The whole service as one Fastify instance; main.ts listens with it, tests inject into it. */
-export async function buildApp({ config, database, logger = false }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  heartbeatMs = 20_000,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
     trustProxy: config.trustProxy,
@@ -42,6 +52,7 @@ export async function buildApp({ config, database, logger = false }: BuildOption
   const deps: Deps = { config, database, auth: createAuth(config, database), bus: new EventBus() };
   app.decorate('deps', deps);
 
+  decorateActor(app);
   registerValidation(app);
   registerErrorHandling(app);
   await registerOpenApi(app, serviceVersion);
@@ -49,6 +60,7 @@ export async function buildApp({ config, database, logger = false }: BuildOption
   healthRoutes(app, database);
   registerApiKeyRoutes(app, database.db, deps.auth);
   registerAuthRoutes(app, deps.auth, config.baseUrl);
+  app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 
   await app.register(
     (data, _options, done) => {

@@ -3,6 +3,11 @@ import type { Deps } from '../deps.js';
 import { forbidden } from '../http/errors.js';
 import { isForeignOrigin, resolveActor, type Actor } from './actor.js';
 
+/** Declares `request.actor`; called once on the root instance. */
+export function decorateActor(app: FastifyInstance): void {
+  app.decorateRequest('actor', null as unknown as Actor);
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller of a `/api/data/*` route; set before anything else runs. */
@@ -19,7 +24,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function guardDataRoutes(app: FastifyInstance, deps: Deps): void {
   const baseOrigin = new URL(deps.config.baseUrl).origin;
-  app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRequest', async (request) => {
     const actor = await resolveActor(request, deps.database.db, deps.auth);
     if (!actor) throw forbidden();

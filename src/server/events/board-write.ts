@@ -1,11 +1,15 @@
 import type { Actor } from '../auth/actor.js';
 import { requireBoard, type Level, type RequiredLevel } from '../access/policy.js';
 import type { Db } from '../db/database.js';
-import { nowIso } from '../db/dialect.js';
+import { nowIso, type DialectName } from '../db/dialect.js';
+import { sql } from 'kysely';
 import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
-import type { BoardEvent } from './bus.js';
+import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
+
+/** The PostgreSQL channel on which committed board versions are announced to every process. */
+export const EVENTS_CHANNEL = 'tavla_events';
 
 export interface WriteScope {
   trx: Db;
@@ -13,12 +17,12 @@ export interface WriteScope {
   level: Level;
   actor: Actor;
   /** Records a change to the board: it takes the next version and reaches viewers after commit. */
-  emit: (name: string, data: unknown) => void;
+  emit: <K extends BoardEventName>(name: K, data: BoardEventMap[K]) => void;
 }
 
 interface Draft {
-  name: string;
-  data: unknown;
+  name: BoardEventName;
+  data: BoardEventMap[BoardEventName];
 }
 
 /**
@@ -41,7 +45,7 @@ export async function writeBoard<T>(
     if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
     const drafts: Draft[] = [];
     const result = await work({ trx, board, level, actor, emit: (name, data) => drafts.push({ name, data }) });
-    const events = await recordEvents(trx, board, actor, drafts);
+    const events = await recordEvents(trx, dialect, board, actor, drafts);
     return { result, events };
   });
   deps.bus.publish(events);
@@ -51,6 +55,7 @@ export async function writeBoard<T>(
 /** Raises the board's version by one per event and stores each event row. */
 export async function recordEvents(
   trx: Db,
+  dialect: DialectName,
   board: Pick<BoardRow, 'id' | 'version'>,
   actor: Actor | null,
   drafts: readonly Draft[],
@@ -73,6 +78,13 @@ export async function recordEvents(
     data: draft.data,
     createdAt,
   }));
+  if (dialect === 'postgres') {
+    // Delivered to every process's listener when (and only if) the transaction commits.
+    const deleted = events.find((e) => e.name === 'board.deleted');
+    await sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ boardId: board.id, version: first + drafts.length - 1, deleted })})`.execute(
+      trx,
+    );
+  }
   if (bumped) {
     await trx
       .insertInto('board_events')

@@ -1,14 +1,8 @@
 import { EventEmitter } from 'node:events';
 
-/** One change to a board as viewers receive it. */
-export interface BoardEvent {
-  boardId: number;
-  version: number;
-  name: string;
-  actor: { id: string; name: string } | null;
-  data: unknown;
-  createdAt: string;
-}
+import type { BoardEvent } from '../../shared/events.js';
+
+export type { BoardEvent };
 
 /**
  * Carries committed board events to whoever listens in this process (the
@@ -17,12 +11,13 @@ export interface BoardEvent {
 export class EventBus {
   readonly #emitter = new EventEmitter().setMaxListeners(0);
 
+  /** The events one transaction committed, in version order. */
   publish(events: readonly BoardEvent[]): void {
-    for (const event of events) this.#emitter.emit('event', event);
+    if (events.length > 0) this.#emitter.emit('events', events);
   }
 
-  subscribe(listener: (event: BoardEvent) => void): () => void {
-    this.#emitter.on('event', listener);
-    return () => this.#emitter.off('event', listener);
+  subscribe(listener: (events: readonly BoardEvent[]) => void): () => void {
+    this.#emitter.on('events', listener);
+    return () => this.#emitter.off('events', listener);
   }
 }

@@ -37,6 +37,6 @@ export function archiveRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: Restored, ...errorResponses, 409: ErrorBody },
       },
     },
-    async (request) => restore(deps, request.actor, request.body.type as 'card' | 'area' | 'board', request.body.id),
+    async (request) => restore(deps, request.actor, request.body.type, request.body.id),
   );
 }

@@ -70,7 +70,12 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
       'owner',
       async ({ trx, board, emit }) => {
         if (board.archivedAt === null) return;
-        const row = await trx.updateTable('boards').set({ archivedAt: null, updatedAt: nowIso() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+        const row = await trx
+          .updateTable('boards')
+          .set({ archivedAt: null, updatedAt: nowIso() })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         emit('board.restored', { board: presentBoard(row) });
       },
       { allowArchived: true },
@@ -90,7 +95,12 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
     // A card whose area is archived comes back with its area, and the area with all its cards.
     if (area.archivedAt !== null) await restoreArea(trx, area, emit);
     if (card?.archivedAt) {
-      const row = await trx.updateTable('cards').set({ archivedAt: null, updatedAt: nowIso() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .updateTable('cards')
+        .set({ archivedAt: null, updatedAt: nowIso() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       emit('card.restored', { card: await loadCard(trx, row) });
     }
   });
@@ -98,6 +108,11 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
 }
 
 async function restoreArea(trx: Db, area: AreaRow, emit: WriteScope['emit']) {
-  const row = await trx.updateTable('areas').set({ archivedAt: null, updatedAt: nowIso() }).where('id', '=', area.id).returningAll().executeTakeFirstOrThrow();
+  const row = await trx
+    .updateTable('areas')
+    .set({ archivedAt: null, updatedAt: nowIso() })
+    .where('id', '=', area.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   emit('area.restored', { area: await presentOne(trx, row), cards: await visibleCards(trx, area.id) });
 }

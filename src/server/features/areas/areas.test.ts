@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { areaNames, assertDenseNumbering, cardNames, createArea, createCard, seedBoard, snapshot } from '../../../../test/factories.js';
+import {
+  areaNames,
+  assertDenseNumbering,
+  cardNames,
+  createArea,
+  createCard,
+  seedBoard,
+  snapshot,
+} from '../../../../test/factories.js';
 import { eachDialect } from '../../../../test/harness.js';
 
 eachDialect('areas', (t) => {
@@ -10,10 +18,19 @@ eachDialect('areas', (t) => {
     const b = await createArea(t, user, board.id, ' Doing ');
     expect(a).toEqual({ id: expect.any(Number), board: board.id, name: 'Todo', sort: 0 });
     expect(b).toMatchObject({ name: 'Doing', sort: 1 });
-    const renamed = await t.inject(user, { method: 'POST', url: '/api/data/area', payload: { id: a.id, boardId: board.id, name: 'Backlog' } });
+    const renamed = await t.inject(user, {
+      method: 'POST',
+      url: '/api/data/area',
+      payload: { id: a.id, boardId: board.id, name: 'Backlog' },
+    });
     expect(renamed.json().area).toEqual({ id: a.id, board: board.id, name: 'Backlog', sort: 0 });
     expect(await areaNames(t, user, board.id)).toEqual(['Backlog', 'Doing']);
-    const versions = await t.db.selectFrom('board_events').select('name').where('boardId', '=', board.id).orderBy('version').execute();
+    const versions = await t.db
+      .selectFrom('board_events')
+      .select('name')
+      .where('boardId', '=', board.id)
+      .orderBy('version')
+      .execute();
     expect(versions.map((v) => v.name)).toEqual(['board.created', 'area.created', 'area.created', 'area.updated']);
   });
 
@@ -40,7 +57,8 @@ eachDialect('areas', (t) => {
   it('reorders with PATCH /board: the array order is the truth, all or nothing', async () => {
     const user = await t.signUp();
     const { board, areas } = await seedBoard(t, user, { A: [], B: [], C: [] });
-    const patch = (list: object[], boardId: number = board.id) => t.inject(user, { method: 'PATCH', url: '/api/data/board', payload: { boardId, areas: list } });
+    const patch = (list: object[], boardId: number = board.id) =>
+      t.inject(user, { method: 'PATCH', url: '/api/data/board', payload: { boardId, areas: list } });
     const ok = await patch([
       { id: areas.C!.id, sort: 0 },
       { id: areas.A!.id, sort: 0 },
@@ -59,7 +77,9 @@ eachDialect('areas', (t) => {
       [{ id: areas.A!.id }, { id: areas.B!.id }, { id: other.areas.X!.id }],
     ];
     for (const list of bad) expect((await patch(list)).statusCode).toBe(400);
-    expect((await t.inject(user, { method: 'PATCH', url: '/api/data/board', payload: { boardId: board.id } })).statusCode).toBe(400);
+    expect((await t.inject(user, { method: 'PATCH', url: '/api/data/board', payload: { boardId: board.id } })).statusCode).toBe(
+      400,
+    );
     expect((await t.inject(user, { method: 'PATCH', url: '/api/data/board', payload: { areas: [] } })).statusCode).toBe(400);
     expect(await snapshot(t)).toEqual(before);
     expect(await areaNames(t, user, board.id)).toEqual(['C', 'A', 'B']);
@@ -74,23 +94,36 @@ eachDialect('areas', (t) => {
     expect(await areaNames(t, user, board.id)).toEqual(['A', 'C']);
     expect((await t.inject(user, { method: 'GET', url: `/api/data/cards?areaId=${areas.B!.id}` })).json()).toEqual({ cards: [] });
     // The cards are not themselves marked; their rows stay.
-    const rows = await t.db.selectFrom('cards').select(['name', 'archivedAt']).where('areaId', '=', areas.B!.id).orderBy('sort').execute();
+    const rows = await t.db
+      .selectFrom('cards')
+      .select(['name', 'archivedAt'])
+      .where('areaId', '=', areas.B!.id)
+      .orderBy('sort')
+      .execute();
     expect(rows).toEqual([
       { name: 'b1', archivedAt: null },
       { name: 'b2', archivedAt: null },
     ]);
 
     const before = await snapshot(t);
-    const renamed = await t.inject(user, { method: 'POST', url: '/api/data/area', payload: { id: areas.B!.id, boardId: board.id, name: 'x' } });
+    const renamed = await t.inject(user, {
+      method: 'POST',
+      url: '/api/data/area',
+      payload: { id: areas.B!.id, boardId: board.id, name: 'x' },
+    });
     expect(renamed.statusCode).toBe(409);
-    expect((await t.inject(user, { method: 'POST', url: '/api/data/card', payload: { areaId: areas.B!.id, name: 'x' } })).statusCode).toBe(409);
+    expect(
+      (await t.inject(user, { method: 'POST', url: '/api/data/card', payload: { areaId: areas.B!.id, name: 'x' } })).statusCode,
+    ).toBe(409);
     const intoArchived = await t.inject(user, {
       method: 'POST',
       url: '/api/data/cardMove',
       payload: { cardId: cards.a1!.id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 },
     });
     expect(intoArchived.statusCode).toBe(409);
-    expect((await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: cards.b1!.id, name: 'x' } })).statusCode).toBe(409);
+    expect(
+      (await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: cards.b1!.id, name: 'x' } })).statusCode,
+    ).toBe(409);
     expect(await snapshot(t)).toEqual(before);
 
     // A new area still goes to the end, and PATCH orders the visible ones around the archived slot.
@@ -105,7 +138,11 @@ eachDialect('areas', (t) => {
     expect(await areaNames(t, user, board.id)).toEqual(['D', 'C', 'A']);
     await assertDenseNumbering(t, board.id);
 
-    const restored = await t.inject(user, { method: 'POST', url: '/api/data/archive', payload: { type: 'area', id: areas.B!.id } });
+    const restored = await t.inject(user, {
+      method: 'POST',
+      url: '/api/data/archive',
+      payload: { type: 'area', id: areas.B!.id },
+    });
     expect(restored.json()).toEqual({ success: true, boardId: board.id });
     expect(await areaNames(t, user, board.id)).toEqual(['D', 'B', 'C', 'A']);
     expect(await cardNames(t, user, areas.B!.id)).toEqual(['b1', 'b2']);
@@ -114,20 +151,31 @@ eachDialect('areas', (t) => {
   it('removes an area with every card in it for good, renumbering the rest', async () => {
     const user = await t.signUp();
     const { board, areas, cards } = await seedBoard(t, user, { A: ['a1'], B: ['b1', 'b2'], C: [] });
-    const label = (await t.inject(user, { method: 'POST', url: '/api/data/labels', payload: { boardId: board.id, name: 'urgent' } })).json().label;
+    const label = (
+      await t.inject(user, { method: 'POST', url: '/api/data/labels', payload: { boardId: board.id, name: 'urgent' } })
+    ).json().label;
     await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: cards.b1!.id, labelIds: [label.id] } });
     await t.inject(user, { method: 'DELETE', url: `/api/data/area?id=${areas.B!.id}&boardId=${board.id}` });
-    const del = await t.inject(user, { method: 'DELETE', url: `/api/data/area?id=${areas.B!.id}&boardId=${board.id}&permanent=true` });
+    const del = await t.inject(user, {
+      method: 'DELETE',
+      url: `/api/data/area?id=${areas.B!.id}&boardId=${board.id}&permanent=true`,
+    });
     expect(del.statusCode).toBe(200);
     expect(await t.db.selectFrom('areas').select('id').where('id', '=', areas.B!.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('cards').select('id').where('areaId', '=', areas.B!.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('card_labels').selectAll().where('cardId', '=', cards.b1!.id).execute()).toEqual([]);
     expect(await areaNames(t, user, board.id)).toEqual(['A', 'C']);
     await assertDenseNumbering(t, board.id);
-    const again = await t.inject(user, { method: 'DELETE', url: `/api/data/area?id=${areas.B!.id}&boardId=${board.id}&permanent=true` });
+    const again = await t.inject(user, {
+      method: 'DELETE',
+      url: `/api/data/area?id=${areas.B!.id}&boardId=${board.id}&permanent=true`,
+    });
     expect(again.statusCode).toBe(404);
     const wrongBoard = await seedBoard(t, user, { Z: [] });
-    const mismatch = await t.inject(user, { method: 'DELETE', url: `/api/data/area?id=${areas.A!.id}&boardId=${wrongBoard.board.id}` });
+    const mismatch = await t.inject(user, {
+      method: 'DELETE',
+      url: `/api/data/area?id=${areas.A!.id}&boardId=${wrongBoard.board.id}`,
+    });
     expect(mismatch.statusCode).toBe(404);
     expect(await cardNames(t, user, areas.A!.id)).toEqual(['a1']);
     expect((await createCard(t, user, areas.C!.id, 'c1')).sort).toBe(0);

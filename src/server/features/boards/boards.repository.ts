@@ -35,3 +35,9 @@ export async function deleteBoard(db: Db, id: number): Promise<void> {
   // Everything on the board goes with it through ON DELETE CASCADE.
   await db.deleteFrom('boards').where('id', '=', id).execute();
 }
+
+/** The owner and the members: whose dashboards show the board. */
+export async function memberIds(db: Db, board: Pick<BoardRow, 'id' | 'ownerId'>): Promise<string[]> {
+  const rows = await db.selectFrom('board_members').select('userId').where('boardId', '=', board.id).orderBy('id').execute();
+  return [board.ownerId, ...rows.map((r) => r.userId)];
+}

@@ -48,7 +48,10 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
         updatedAt: now,
       });
       const board = presentBoard(row);
-      return { board, events: await recordEvents(trx, row, actor, [{ name: 'board.created', data: { board } }]) };
+      return {
+        board,
+        events: await recordEvents(trx, deps.database.dialect, row, actor, [{ name: 'board.created', data: { board } }]),
+      };
     });
     deps.bus.publish(events);
     return board;
@@ -71,8 +74,9 @@ export async function deleteBoard(deps: ServiceDeps, actor: Actor, id: number, p
     'owner',
     async ({ trx, board, emit }) => {
       if (permanent) {
+        const memberIds = await repo.memberIds(trx, board);
         await repo.deleteBoard(trx, board.id);
-        emit('board.deleted', { boardId: board.id });
+        emit('board.deleted', { boardId: board.id, memberIds });
         return 'Board deleted permanently';
       }
       if (board.archivedAt === null) {

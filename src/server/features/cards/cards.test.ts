@@ -3,7 +3,10 @@ import { createCard, seedBoard, snapshot, updateCard } from '../../../../test/fa
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-  await t.db.insertInto('board_members').values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() }).execute();
+  await t.db
+    .insertInto('board_members')
+    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
+    .execute();
 }
 
 eachDialect('cards', (t) => {
@@ -60,7 +63,11 @@ eachDialect('cards', (t) => {
   it('creates at the bottom even with gaps left by moves and archived cards', async () => {
     const user = await t.signUp();
     const { areas, cards } = await seedBoard(t, user, { A: ['a', 'b', 'c', 'd'], B: [] });
-    await t.inject(user, { method: 'POST', url: '/api/data/cardMove', payload: { cardId: cards.b!.id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 } });
+    await t.inject(user, {
+      method: 'POST',
+      url: '/api/data/cardMove',
+      payload: { cardId: cards.b!.id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 },
+    });
     await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.c!.id } });
     const fresh = await createCard(t, user, areas.A!.id, 'new');
     expect(fresh.sort).toBe(2);
@@ -73,7 +80,14 @@ eachDialect('cards', (t) => {
     const { board, cards } = await seedBoard(t, user, { A: ['x'] });
     await updateCard(t, user, cards.x!.id, { reminders: [60, 5, 60], dueDate: '2026-09-01T10:00:00Z' });
     const res = await t.inject(user, { method: 'GET', url: `/api/data/card?cardID=${cards.x!.id}` });
-    expect(res.json().card).toMatchObject({ id: cards.x!.id, boardId: board.id, labels: [], reminders: [5, 60], archivedAt: null, checklist: { done: 0, total: 0 } });
+    expect(res.json().card).toMatchObject({
+      id: cards.x!.id,
+      boardId: board.id,
+      labels: [],
+      reminders: [5, 60],
+      archivedAt: null,
+      checklist: { done: 0, total: 0 },
+    });
     expect((await t.inject(stranger, { method: 'GET', url: `/api/data/card?cardID=${cards.x!.id}` })).statusCode).toBe(404);
     expect((await t.inject(user, { method: 'GET', url: '/api/data/card?cardID=999999' })).statusCode).toBe(404);
     expect((await t.inject(user, { method: 'GET', url: '/api/data/card?cardID=x' })).statusCode).toBe(400);
@@ -83,12 +97,32 @@ eachDialect('cards', (t) => {
     const user = await t.signUp();
     const { cards } = await seedBoard(t, user, { A: ['x'] });
     const id = cards.x!.id;
-    await updateCard(t, user, id, { content: 'text', status: 1, dueDate: '2026-09-01T10:00:00Z', assignee: user.id, reminders: [15] });
+    await updateCard(t, user, id, {
+      content: 'text',
+      status: 1,
+      dueDate: '2026-09-01T10:00:00Z',
+      assignee: user.id,
+      reminders: [15],
+    });
     const renamed = await updateCard(t, user, id, { name: 'renamed' });
-    expect(renamed.card).toMatchObject({ name: 'renamed', content: 'text', status: 1, dueDate: '2026-09-01T10:00:00.000Z', assignee: user.id, reminders: [15] });
+    expect(renamed.card).toMatchObject({
+      name: 'renamed',
+      content: 'text',
+      status: 1,
+      dueDate: '2026-09-01T10:00:00.000Z',
+      assignee: user.id,
+      reminders: [15],
+    });
     expect(renamed.next).toBeNull();
     const cleared = await updateCard(t, user, id, { dueDate: null, assignee: null, reminders: [] });
-    expect(cleared.card).toMatchObject({ name: 'renamed', content: 'text', dueDate: null, assignees: [], assignee: null, reminders: [] });
+    expect(cleared.card).toMatchObject({
+      name: 'renamed',
+      content: 'text',
+      dueDate: null,
+      assignees: [],
+      assignee: null,
+      reminders: [],
+    });
   });
 
   it('keeps assignees in the order they were put on, only people with access', async () => {
@@ -100,15 +134,19 @@ eachDialect('cards', (t) => {
     await share(t, board.id, a, 'read');
     await share(t, board.id, b, 'edit');
     const id = cards.x!.id;
-    expect((await updateCard(t, owner, id, { assignees: [b.id, owner.id] })).card.assignees.map((p: { id: string }) => p.id)).toEqual([b.id, owner.id]);
+    expect(
+      (await updateCard(t, owner, id, { assignees: [b.id, owner.id] })).card.assignees.map((p: { id: string }) => p.id),
+    ).toEqual([b.id, owner.id]);
     // Those who stay keep their place; newcomers join at the end.
-    expect((await updateCard(t, owner, id, { assignees: [a.id, owner.id, b.id] })).card.assignees.map((p: { id: string }) => p.id)).toEqual([
-      b.id,
-      owner.id,
-      a.id,
-    ]);
+    expect(
+      (await updateCard(t, owner, id, { assignees: [a.id, owner.id, b.id] })).card.assignees.map((p: { id: string }) => p.id),
+    ).toEqual([b.id, owner.id, a.id]);
     const before = await snapshot(t);
-    const refused = await t.inject(owner, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, assignees: [owner.id, outsider.id], name: 'changed' } });
+    const refused = await t.inject(owner, {
+      method: 'PUT',
+      url: '/api/data/card',
+      payload: { cardID: id, assignees: [owner.id, outsider.id], name: 'changed' },
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toContain('assignees');
     expect(await snapshot(t)).toEqual(before);
@@ -145,15 +183,33 @@ eachDialect('cards', (t) => {
     const user = await t.signUp();
     const { areas, cards } = await seedBoard(t, user, { A: ['weekly', 'other'], B: [] });
     const id = cards.weekly!.id;
-    await updateCard(t, user, id, { dueDate: '2020-01-06T09:00:00Z', repeatEvery: 'week', reminders: [30], content: '- [x] done item' });
-    await t.inject(user, { method: 'POST', url: '/api/data/cardMove', payload: { cardId: id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 } });
-    const done = await Promise.all([1, 2, 3, 4].map(() => t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, status: 1 } })));
+    await updateCard(t, user, id, {
+      dueDate: '2020-01-06T09:00:00Z',
+      repeatEvery: 'week',
+      reminders: [30],
+      content: '- [x] done item',
+    });
+    await t.inject(user, {
+      method: 'POST',
+      url: '/api/data/cardMove',
+      payload: { cardId: id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 },
+    });
+    const done = await Promise.all(
+      [1, 2, 3, 4].map(() => t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, status: 1 } })),
+    );
     expect(done.every((r) => r.statusCode === 200)).toBe(true);
     const nexts = done.map((r) => r.json().next).filter(Boolean);
     expect(nexts).toHaveLength(1);
     const next = nexts[0];
     // Back in the area where the rhythm was set, at the bottom, checklist unticked, reminders kept.
-    expect(next).toMatchObject({ area: areas.A!.id, status: 0, content: '- [ ] done item', reminders: [30], repeatEvery: 'week', sort: 1 });
+    expect(next).toMatchObject({
+      area: areas.A!.id,
+      status: 0,
+      content: '- [ ] done item',
+      reminders: [30],
+      repeatEvery: 'week',
+      sort: 1,
+    });
     expect(new Date(next.dueDate).getUTCDay()).toBe(1);
     expect(new Date(next.dueDate).getTime()).toBeGreaterThan(Date.now());
     expect(new Date(next.dueDate).getTime() - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
@@ -162,7 +218,13 @@ eachDialect('cards', (t) => {
     // Reopening and closing the old card again makes no second successor.
     await updateCard(t, user, id, { status: 0 });
     expect((await updateCard(t, user, id, { status: 1 })).next).toBeNull();
-    expect(await t.db.selectFrom('cards').select('id').where('boardId', '=', cards.weekly!.boardId ?? next.boardId).execute()).toHaveLength(3);
+    expect(
+      await t.db
+        .selectFrom('cards')
+        .select('id')
+        .where('boardId', '=', cards.weekly!.boardId ?? next.boardId)
+        .execute(),
+    ).toHaveLength(3);
   });
 
   it('archives a card (rows stay, out of every list) and removes one for good', async () => {
@@ -173,16 +235,29 @@ eachDialect('cards', (t) => {
     expect(await names(t, user, areas.A!.id)).toEqual(['a', 'c']);
     const row = await t.db.selectFrom('cards').select('archivedAt').where('id', '=', cards.b!.id).executeTakeFirstOrThrow();
     expect(row.archivedAt).not.toBeNull();
-    expect((await t.inject(user, { method: 'GET', url: `/api/data/card?cardID=${cards.b!.id}` })).json().card.archivedAt).toMatch(/Z$/);
-    expect((await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: cards.b!.id, name: 'x' } })).statusCode).toBe(409);
+    expect((await t.inject(user, { method: 'GET', url: `/api/data/card?cardID=${cards.b!.id}` })).json().card.archivedAt).toMatch(
+      /Z$/,
+    );
+    expect(
+      (await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: cards.b!.id, name: 'x' } })).statusCode,
+    ).toBe(409);
 
-    const removed = await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.a!.id, permanent: true } });
+    const removed = await t.inject(user, {
+      method: 'DELETE',
+      url: '/api/data/card',
+      payload: { cardID: cards.a!.id, permanent: true },
+    });
     expect(removed.statusCode).toBe(200);
     expect(await t.db.selectFrom('cards').select('id').where('id', '=', cards.a!.id).execute()).toEqual([]);
     expect(await names(t, user, areas.A!.id)).toEqual(['c']);
-    expect((await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.a!.id } })).statusCode).toBe(404);
+    expect((await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.a!.id } })).statusCode).toBe(
+      404,
+    );
     expect((await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: {} })).statusCode).toBe(400);
-    expect((await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.c!.id, permanent: 'false' } })).statusCode).toBe(400);
+    expect(
+      (await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.c!.id, permanent: 'false' } }))
+        .statusCode,
+    ).toBe(400);
     expect(await names(t, user, areas.A!.id)).toEqual(['c']);
   });
 });

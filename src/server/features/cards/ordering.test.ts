@@ -38,9 +38,19 @@ eachDialect('card ordering', (t) => {
     await move(user, cards.a!.id, areas.B!.id, areas.B!.id, 3);
     expect(await cardNames(t, user, areas.B!.id)).toEqual(['x', 'b', 'y', 'a', 'c']);
     await assertDenseNumbering(t, board.id);
-    const events = await t.db.selectFrom('board_events').select(['name', 'data']).where('boardId', '=', board.id).where('name', '=', 'card.moved').execute();
+    const events = await t.db
+      .selectFrom('board_events')
+      .select(['name', 'data'])
+      .where('boardId', '=', board.id)
+      .where('name', '=', 'card.moved')
+      .execute();
     expect(events).toHaveLength(4);
-    expect(JSON.parse(events[0]!.data)).toMatchObject({ fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 1, card: { id: cards.b!.id, area: areas.B!.id } });
+    expect(JSON.parse(events[0]!.data)).toMatchObject({
+      fromAreaId: areas.A!.id,
+      toAreaId: areas.B!.id,
+      newIndex: 1,
+      card: { id: cards.b!.id, area: areas.B!.id },
+    });
   });
 
   it('counts newIndex among visible cards: moving past an archived card lands where it was dropped', async () => {
@@ -68,7 +78,15 @@ eachDialect('card ordering', (t) => {
     expect((await move(user, cards.a!.id, areas.A!.id, areas.B!.id, -1)).statusCode).toBe(400);
     expect((await move(user, cards.a!.id, areas.A!.id, areas.B!.id, 1.5)).statusCode).toBe(400);
     expect((await move(user, cards.a!.id, areas.A!.id, areas.B!.id, '1')).statusCode).toBe(400);
-    expect((await t.inject(user, { method: 'POST', url: '/api/data/cardMove', payload: { cardId: cards.a!.id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.inject(user, {
+          method: 'POST',
+          url: '/api/data/cardMove',
+          payload: { cardId: cards.a!.id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id },
+        })
+      ).statusCode,
+    ).toBe(400);
     const notThere = await move(user, cards.a!.id, areas.B!.id, areas.A!.id, 0);
     expect(notThere.statusCode).toBe(409);
     expect((await order(user, cards.c!.id, areas.A!.id, 0)).statusCode).toBe(409);
@@ -84,7 +102,10 @@ eachDialect('card ordering', (t) => {
     const layout = { A: range('a', 12), B: range('b', 12), C: range('c', 12) };
     const { board, areas, cards } = await seedBoard(t, owner, layout);
     for (const c of clients.slice(1)) {
-      await t.db.insertInto('board_members').values({ boardId: board.id, userId: c.id, permission: 'edit', createdAt: new Date().toISOString() }).execute();
+      await t.db
+        .insertInto('board_members')
+        .values({ boardId: board.id, userId: c.id, permission: 'edit', createdAt: new Date().toISOString() })
+        .execute();
     }
     const areaIds = Object.values(areas).map((a) => a.id as number);
     let seed = 42;
@@ -114,7 +135,12 @@ eachDialect('card ordering', (t) => {
     const seen: string[] = [];
     for (const areaId of areaIds) seen.push(...(await cardNames(t, owner, areaId)));
     expect(seen.sort()).toEqual(Object.values(layout).flat().sort());
-    const versions = await t.db.selectFrom('board_events').select('version').where('boardId', '=', board.id).orderBy('version').execute();
+    const versions = await t.db
+      .selectFrom('board_events')
+      .select('version')
+      .where('boardId', '=', board.id)
+      .orderBy('version')
+      .execute();
     expect(versions.map((v) => v.version)).toEqual(versions.map((_, i) => i + 1));
   });
 });

@@ -461,9 +461,8 @@ eachDialect('sharing', (t) => {
 
   type Shared = Awaited<ReturnType<typeof sharedBoard>>;
 
-  /** Every write the board's content takes (edit level), as `user`. */
+  /** Every write the board's content takes (edit level), in an order that succeeds for an editor. */
   const contentWrites = (s: Shared): Array<[string, InjectOptions]> => [
-    ['create area', { method: 'POST', url: '/api/data/area', payload: { boardId: s.boardId, name: 'New' } }],
     ['rename area', { method: 'POST', url: '/api/data/area', payload: { id: s.areaId, boardId: s.boardId, name: 'Renamed' } }],
     [
       'order areas',
@@ -479,6 +478,7 @@ eachDialect('sharing', (t) => {
         },
       },
     ],
+    ['create area', { method: 'POST', url: '/api/data/area', payload: { boardId: s.boardId, name: 'New' } }],
     ['create card', { method: 'POST', url: '/api/data/card', payload: { areaId: s.areaId, name: 'Third' } }],
     [
       'change card',
@@ -500,7 +500,7 @@ eachDialect('sharing', (t) => {
     ['delete area', { method: 'DELETE', url: `/api/data/area?id=${s.area2Id}&boardId=${s.boardId}&permanent=true` }],
   ];
 
-  /** The owner-only writes, as `user`. */
+  /** The owner-only writes, as `user`, aimed at the member `target`. */
   const ownerWrites = (s: Shared, user: TestUser, target: TestUser): Array<[string, InjectOptions]> => [
     [
       'board settings',

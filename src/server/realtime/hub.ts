@@ -1,0 +1,257 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { BoardEvent, ServerMessage, Viewer } from '../../shared/events.js';
+import type { Actor } from '../auth/actor.js';
+import { levelOf, requireBoard } from '../access/policy.js';
+import type { Database } from '../db/database.js';
+import { HttpError } from '../http/errors.js';
+import { readEvents } from './event-log.js';
+
+/** Past this many missed events a viewer is told to reload instead of replaying them. */
+export const MAX_REPLAY = 500;
+
+/** One connected socket, as the hub sees it. */
+export interface Client {
+  readonly actor: Actor;
+  /** Sends a message; `droppable` ones are skipped when the socket is backed up. */
+  send(message: ServerMessage, droppable?: boolean): void;
+  /** Sends an already serialised message (one JSON.stringify per event, not per viewer). */
+  sendRaw(json: string): void;
+}
+
+interface Subscription {
+  /** The last version this viewer has received. */
+  lastSent: number;
+  cardId: number | null;
+}
+
+const DASHBOARD_EVENTS = new Set([
+  'board.created',
+  'board.updated',
+  'board.archived',
+  'board.restored',
+  'board.deleted',
+  'member.added',
+  'member.updated',
+  'member.removed',
+]);
+const ACCESS_EVENTS = new Set(['board.updated', 'member.updated', 'member.removed']);
+
+/**
+ * Who watches what, in this process. Everything about one board (subscribing,
+ * delivering, revoking) runs in that board's own queue, so a viewer receives
+ * every version once, in order, and never an event after losing access.
+ * Events come from this process after commit (`publish`) or from another
+ * process through the database (`notify`); gaps are filled from the event log.
+ */
+export class Hub {
+  readonly #boards = new Map<number, Map<Client, Subscription>>();
+  readonly #accounts = new Map<string, Set<Client>>();
+  /** The last version handled for each board with viewers here. */
+  readonly #cursor = new Map<number, number>();
+  readonly #queues = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  connect(client: Client): void {
+    const set = this.#accounts.get(client.actor.id) ?? new Set();
+    set.add(client);
+    this.#accounts.set(client.actor.id, set);
+  }
+
+  disconnect(client: Client): void {
+    const set = this.#accounts.get(client.actor.id);
+    set?.delete(client);
+    if (set?.size === 0) this.#accounts.delete(client.actor.id);
+    for (const [boardId, subs] of this.#boards) {
+      if (subs.has(client)) void this.#enqueue(boardId, () => this.#drop(boardId, client));
+    }
+  }
+
+  /** Boards with viewers in this process (the PostgreSQL listener sweeps these). */
+  watchedBoards(): number[] {
+    return [...this.#boards.keys()];
+  }
+
+  viewerCount(): number {
+    let n = 0;
+    for (const subs of this.#boards.values()) n += subs.size;
+    return n;
+  }
+
+  subscribe(client: Client, boardId: number, since: number | undefined): Promise<void> {
+    return this.#enqueue(boardId, async () => {
+      const { db, dialect } = this.database;
+      let version: number;
+      try {
+        ({
+          board: { version },
+        } = await requireBoard(db, dialect, client.actor, boardId, 'read'));
+      } catch (error) {
+        const message = error instanceof HttpError ? 'Board not found or not readable' : 'Subscription failed';
+        return client.send({ type: 'error', boardId, error: message });
+      }
+      const subs = this.#boards.get(boardId) ?? new Map<Client, Subscription>();
+      this.#boards.set(boardId, subs);
+      const existing = subs.get(client);
+      subs.set(client, { lastSent: version, cardId: existing?.cardId ?? null });
+      if (!this.#cursor.has(boardId)) this.#cursor.set(boardId, version);
+      client.send({ type: 'subscribed', boardId, version });
+
+      if (since !== undefined && since < version) {
+        const missed = version - since > MAX_REPLAY ? [] : await readEvents(db, boardId, since, version);
+        // Rows pruned from the log (or too many to replay): the viewer reloads the board instead.
+        if (missed.length !== version - since) client.send({ type: 'resync', boardId });
+        else for (const event of missed) client.sendRaw(eventJson(event));
+      }
+      if (!existing) this.#broadcastPresence(boardId);
+    });
+  }
+
+  unsubscribe(client: Client, boardId: number): Promise<void> {
+    return this.#enqueue(boardId, () => this.#drop(boardId, client));
+  }
+
+  /** Which card the viewer has open; everyone on the board hears of it. */
+  setPresence(client: Client, boardId: number, cardId: number | null): Promise<void> {
+    return this.#enqueue(boardId, () => {
+      const sub = this.#boards.get(boardId)?.get(client);
+      if (!sub || sub.cardId === cardId) return;
+      sub.cardId = cardId;
+      this.#broadcastPresence(boardId);
+    });
+  }
+
+  /** Events committed by this process, in version order. */
+  publish(events: readonly BoardEvent[]): void {
+    const byBoard = new Map<number, BoardEvent[]>();
+    for (const e of events) byBoard.set(e.boardId, [...(byBoard.get(e.boardId) ?? []), e]);
+    for (const [boardId, list] of byBoard) {
+      void this.#enqueue(boardId, () => this.#deliver(boardId, list.at(-1)!.version, list));
+    }
+  }
+
+  /** Another process committed `version` of a board: read what is new from the event log. */
+  notify(boardId: number, version: number, deleted?: BoardEvent): void {
+    if (!this.#boards.has(boardId) && !deleted && this.#accounts.size === 0) return;
+    void this.#enqueue(boardId, () => this.#deliver(boardId, version, deleted ? [deleted] : []));
+  }
+
+  /** A message for one account's every connection (notifications). */
+  sendToAccount(userId: string, message: ServerMessage): void {
+    for (const client of this.#accounts.get(userId) ?? []) client.send(message);
+  }
+
+  async #deliver(boardId: number, version: number, given: BoardEvent[]): Promise<void> {
+    const subs = this.#boards.get(boardId);
+    const cursor = this.#cursor.get(boardId) ?? (given[0]?.version ?? version) - 1;
+    if (version <= cursor) return;
+    // Events between the cursor and what we were given (lost or from another process) come from the log.
+    const firstGiven = given[0]?.version ?? version + 1;
+    const missing =
+      firstGiven > cursor + 1 ? await readEvents(this.database.db, boardId, cursor, Math.min(version, firstGiven - 1)) : [];
+    const events = [...missing, ...given.filter((e) => e.version > cursor)];
+    if (subs) this.#cursor.set(boardId, version);
+
+    for (const event of events) {
+      const json = eventJson(event);
+      for (const [client, sub] of subs ?? []) {
+        if (event.version <= sub.lastSent) continue;
+        sub.lastSent = event.version;
+        client.sendRaw(json);
+      }
+      if (DASHBOARD_EVENTS.has(event.name)) await this.#dashboard(event);
+      if (event.name === 'board.deleted') this.#forget(boardId);
+      else if (ACCESS_EVENTS.has(event.name)) await this.#recheckAccess(boardId);
+    }
+  }
+
+  /** Tells the accounts whose dashboards show the board. */
+  async #dashboard(event: BoardEvent): Promise<void> {
+    const recipients = new Set<string>();
+    if (event.name === 'board.deleted') {
+      for (const id of (event as BoardEvent<'board.deleted'>).data.memberIds) recipients.add(id);
+    } else {
+      const { db } = this.database;
+      const board = await db.selectFrom('boards').select('ownerId').where('id', '=', event.boardId).executeTakeFirst();
+      if (board) recipients.add(board.ownerId);
+      const members = await db.selectFrom('board_members').select('userId').where('boardId', '=', event.boardId).execute();
+      for (const m of members) recipients.add(m.userId);
+      if (event.name === 'member.removed') recipients.add((event as BoardEvent<'member.removed'>).data.userId);
+    }
+    const message: ServerMessage = { type: 'dashboard', boardId: event.boardId, name: event.name, data: event.data };
+    for (const userId of recipients) this.sendToAccount(userId, message);
+  }
+
+  /** After a change of membership or visibility, viewers who can no longer read the board are cut off. */
+  async #recheckAccess(boardId: number): Promise<void> {
+    const subs = this.#boards.get(boardId);
+    if (!subs || subs.size === 0) return;
+    const { db } = this.database;
+    const board = await db.selectFrom('boards').select(['ownerId', 'status']).where('id', '=', boardId).executeTakeFirst();
+    const members = new Map(
+      (await db.selectFrom('board_members').select(['userId', 'permission']).where('boardId', '=', boardId).execute()).map(
+        (m) => [m.userId, m.permission],
+      ),
+    );
+    let changed = false;
+    for (const client of [...subs.keys()]) {
+      if (board && levelOf(board, client.actor.id, members.get(client.actor.id) ?? null) !== 'none') continue;
+      subs.delete(client);
+      client.send({ type: 'revoked', boardId });
+      changed = true;
+    }
+    if (subs.size === 0) this.#forget(boardId);
+    else if (changed) this.#broadcastPresence(boardId);
+  }
+
+  #drop(boardId: number, client: Client): void {
+    const subs = this.#boards.get(boardId);
+    if (!subs?.delete(client)) return;
+    if (subs.size === 0) this.#forget(boardId);
+    else this.#broadcastPresence(boardId);
+  }
+
+  #forget(boardId: number): void {
+    this.#boards.delete(boardId);
+    this.#cursor.delete(boardId);
+  }
+
+  #broadcastPresence(boardId: number): void {
+    const subs = this.#boards.get(boardId);
+    if (!subs) return;
+    const viewers = new Map<string, Viewer>();
+    for (const [client, sub] of subs) {
+      const seen = viewers.get(client.actor.id);
+      if (seen) seen.cardId ??= sub.cardId;
+      else
+        viewers.set(client.actor.id, {
+          id: client.actor.id,
+          name: client.actor.name,
+          image: client.actor.image,
+          cardId: sub.cardId,
+        });
+    }
+    const message: ServerMessage = { type: 'presence', boardId, viewers: [...viewers.values()] };
+    for (const client of subs.keys()) client.send(message, true);
+  }
+
+  /** Runs `work` after everything already queued for the board. */
+  #enqueue(boardId: number, work: () => Promise<void> | void): Promise<void> {
+    const previous = this.#queues.get(boardId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: unknown) => this.log.error({ err: error, boardId }, 'realtime delivery failed'));
+    this.#queues.set(boardId, next);
+    void next.then(() => {
+      if (this.#queues.get(boardId) === next) this.#queues.delete(boardId);
+    });
+    return next;
+  }
+}
+
+function eventJson(event: BoardEvent): string {
+  return JSON.stringify({ type: 'event', ...event });
+}

@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { BoardEvent } from '../../shared/events.js';
+import type { Database } from '../db/database.js';
+import { EVENTS_CHANNEL } from '../events/board-write.js';
+import type { Hub } from './hub.js';
+
+/**
+ * Hears every process's committed board versions through PostgreSQL
+ * LISTEN/NOTIFY and hands them to the hub, which reads the events from the
+ * log. A notification lost while the connection was down is caught up by a
+ * sweep of the watched boards' versions, so an event can be late, never lost.
+ */
+export function listenForEvents(
+  url: string,
+  database: Database,
+  hub: Hub,
+  log: FastifyBaseLogger,
+  sweepMs = 5000,
+): () => Promise<void> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
+      try {
+        const { boardId, version, deleted } = JSON.parse(message.payload) as {
+          boardId: number;
+          version: number;
+          deleted?: BoardEvent;
+        };
+        hub.notify(boardId, version, deleted);
+      } catch (error) {
+        log.warn({ err: error }, 'unreadable event notification');
+      }
+    });
+    next.on('error', (error) => {
+      log.warn({ err: error }, 'event listener connection lost; reconnecting');
+      void next.end().catch(() => undefined);
+      if (client === next) client = null;
+      schedule(1000);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      if (stopped) return void (await next.end());
+      client = next;
+      await sweep();
+    } catch (error) {
+      log.warn({ err: error }, 'event listener could not connect; retrying');
+      void next.end().catch(() => undefined);
+      schedule(2000);
+    }
+  };
+
+  const schedule = (ms: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, ms);
+  };
+
+  const sweep = async () => {
+    const boards = hub.watchedBoards();
+    if (boards.length === 0) return;
+    const rows = await database.db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boards).execute();
+    for (const row of rows) hub.notify(row.id, row.version);
+  };
+  const sweeper = setInterval(
+    () => void sweep().catch((error: unknown) => log.warn({ err: error }, 'event sweep failed')),
+    sweepMs,
+  );
+  sweeper.unref();
+
+  void connect();
+  return async () => {
+    stopped = true;
+    clearInterval(sweeper);
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
+}

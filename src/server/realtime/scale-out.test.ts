@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.js';
+import { Viewer } from '../../../test/realtime-client.js';
+import { projectRoot } from '../version.js';
+
+/** Two real server processes on one PostgreSQL database: an event written through one reaches a viewer on the other. */
+if (dialects.includes('postgres')) {
+  describe('scale-out over PostgreSQL [postgres]', () => {
+    let database: TestDatabase;
+    const servers: Array<{ child: ChildProcess; url: string; dataDir: string }> = [];
+
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      // Both start at once: the migration lock lets one of them create the schema.
+      for (let i = 0; i < 2; i++) servers.push(await start(database.url));
+      await Promise.all(servers.map((s) => healthy(s.url)));
+    }, 60_000);
+
+    afterAll(async () => {
+      for (const s of servers) {
+        s.child.kill('SIGTERM');
+        await new Promise((resolve) => s.child.once('exit', resolve));
+        rmSync(s.dataDir, { recursive: true, force: true });
+      }
+      await database?.drop();
+    });
+
+    it('delivers an API write on one process to a viewer on the other, in order', async () => {
+      const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
+      const { key, userId } = await account(a.url);
+      const call = async (base: string, method: string, url: string, body?: object) => {
+        const res = await fetch(base + url, {
+          method,
+          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+      };
+      const { board } = await call(a.url, 'POST', '/api/data/board', {
+        userId,
+        name: 'Shared',
+        style: 'kanban',
+        status: 'private',
+      });
+      const { area } = await call(a.url, 'POST', '/api/data/area', { boardId: board.id, name: 'Todo' });
+
+      const onA = await Viewer.connect(a.url, { 'x-api-key': key });
+      const onB = await Viewer.connect(b.url, { 'x-api-key': key });
+      for (const v of [onA, onB]) v.send({ type: 'subscribe', boardId: board.id });
+      const { version } = await onA.next('subscribed');
+      await onB.next('subscribed');
+
+      await call(b.url, 'POST', '/api/data/card', { areaId: area.id, name: 'written on B' });
+      await call(a.url, 'POST', '/api/data/card', { areaId: area.id, name: 'written on A' });
+      for (const viewer of [onA, onB]) {
+        const first = await viewer.next('event');
+        const second = await viewer.next('event');
+        expect([first.version, second.version]).toEqual([version + 1, version + 2]);
+        expect([first, second].map((e) => (e.data as { card: { name: string } }).card.name)).toEqual([
+          'written on B',
+          'written on A',
+        ]);
+      }
+      onA.close();
+      onB.close();
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(databaseUrl: string) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-proc-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: projectRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: 'scale-out-secret-scale-out-secret-0123',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return { child, url, dataDir };
+}
+
+async function healthy(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become healthy`);
+}
+
+async function account(url: string): Promise<{ key: string; userId: string }> {
+  const headers = { 'content-type': 'application/json', origin: url };
+  const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Scaler', email: 'scale@example.test', password: 'scale-out-password' }),
+  });
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const { user } = (await signUp.json()) as { user: { id: string } };
+  const created = await fetch(`${url}/api/auth/api-key/create`, {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ name: 'scale' }),
+  });
+  const { key } = (await created.json()) as { key: string };
+  return { key, userId: user.id };
+}

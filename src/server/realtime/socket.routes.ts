@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import type { ClientMessage, ServerMessage } from '../../shared/events.js';
+import { isForeignOrigin, resolveActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { forbidden } from '../http/errors.js';
+import type { Client, Hub } from './hub.js';
+
+export interface RealtimeOptions {
+  /** How often a socket must answer a ping to stay connected. */
+  heartbeatMs: number;
+}
+
+const MAX_FRAME_BYTES = 16 * 1024;
+/** A socket whose unsent backlog grows past this is too slow to keep. */
+const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
+const DROPPABLE_BACKLOG_BYTES = 1024 * 1024;
+const BURST = 60;
+const PER_SECOND = 20;
+
+class SocketClient implements Client {
+  constructor(
+    readonly actor: Actor,
+    private readonly socket: WebSocket,
+  ) {}
+
+  send(message: ServerMessage, droppable = false): void {
+    if (droppable && this.socket.bufferedAmount > DROPPABLE_BACKLOG_BYTES) return;
+    this.sendRaw(JSON.stringify(message));
+  }
+
+  sendRaw(json: string): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) return this.socket.terminate();
+    this.socket.send(json);
+  }
+}
+
+/**
+ * `GET /api/realtime`: a WebSocket authenticated like the data routes before
+ * the upgrade. Frames are JSON messages (`src/shared/events.ts`); a bad one
+ * gets an `error` answer, an oversized one or a flood closes the connection.
+ */
+export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub, options: RealtimeOptions): Promise<void> {
+  await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+  const baseOrigin = new URL(deps.config.baseUrl).origin;
+
+  app.get(
+    '/api/realtime',
+    {
+      websocket: true,
+      schema: { hide: true },
+      onRequest: async (request) => {
+        const actor = await resolveActor(request, deps.database.db, deps.auth);
+        if (!actor) throw forbidden();
+        if (actor.via === 'session' && isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site connection refused');
+        request.actor = actor;
+      },
+    },
+    (socket, request) => {
+      const client = new SocketClient(request.actor, socket);
+      hub.connect(client);
+
+      let alive = true;
+      socket.on('pong', () => (alive = true));
+      const heartbeat = setInterval(() => {
+        if (!alive) return socket.terminate();
+        alive = false;
+        socket.ping();
+      }, options.heartbeatMs);
+
+      let tokens = BURST;
+      let refilled = Date.now();
+      socket.on('message', (raw, isBinary) => {
+        const now = Date.now();
+        tokens = Math.min(BURST, tokens + ((now - refilled) / 1000) * PER_SECOND);
+        refilled = now;
+        if (--tokens < 0) return socket.close(1008, 'Too many messages');
+        // ws hands a text frame over as one Buffer (its default binaryType).
+        const message = isBinary ? null : parse((raw as Buffer).toString('utf8'));
+        if (!message) return client.send({ type: 'error', error: 'Unknown or malformed message' });
+        if (message.type === 'subscribe') void hub.subscribe(client, message.boardId, message.since);
+        else if (message.type === 'unsubscribe') void hub.unsubscribe(client, message.boardId);
+        else void hub.setPresence(client, message.boardId, message.cardId);
+      });
+
+      socket.on('close', () => {
+        clearInterval(heartbeat);
+        hub.disconnect(client);
+      });
+    },
+  );
+}
+
+const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
+
+function parse(text: string): ClientMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const m = value as Record<string, unknown>;
+  if (!isId(m.boardId)) return null;
+  switch (m.type) {
+    case 'subscribe':
+      if (m.since !== undefined && !(Number.isSafeInteger(m.since) && (m.since as number) >= 0)) return null;
+      return { type: 'subscribe', boardId: m.boardId, ...(m.since === undefined ? {} : { since: m.since as number }) };
+    case 'unsubscribe':
+      return { type: 'unsubscribe', boardId: m.boardId };
+    case 'presence':
+      if (m.cardId !== null && !isId(m.cardId)) return null;
+      return { type: 'presence', boardId: m.boardId, cardId: m.cardId };
+    default:
+      return null;
+  }
+}

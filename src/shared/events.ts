@@ -1,0 +1,70 @@
+import type { Area } from './api/areas.js';
+import type { Board } from './api/boards.js';
+import type { Card, CardListItem } from './api/cards.js';
+import type { Member } from './api/sharing.js';
+
+/**
+ * Every change to a board, by name, with the data a viewer needs to apply it
+ * without a refetch (the shapes the HTTP API answers with). The server emits
+ * these and the web app applies them; both compile against this map.
+ */
+export interface BoardEventMap {
+  'board.created': { board: Board };
+  'board.updated': { board: Board };
+  'board.archived': { board: Board };
+  'board.restored': { board: Board };
+  /** `memberIds`: who had the board on their dashboard. */
+  'board.deleted': { boardId: number; memberIds: string[] };
+  'area.created': { area: Area };
+  'area.updated': { area: Area };
+  'area.archived': { areaId: number };
+  'area.restored': { area: Area; cards: CardListItem[] };
+  'area.deleted': { areaId: number };
+  'areas.reordered': { areas: Area[] };
+  'card.created': { card: Card };
+  'card.updated': { card: Card };
+  'card.moved': { card: Card; fromAreaId: number; toAreaId: number; newIndex: number };
+  'card.archived': { cardId: number; areaId: number };
+  'card.restored': { card: Card };
+  'card.deleted': { cardId: number; areaId: number };
+  'labels.changed': { labels: Array<{ id: number; name: string }> };
+  'member.added': { member: Member };
+  'member.updated': { member: Member };
+  'member.removed': { userId: string };
+}
+
+export type BoardEventName = keyof BoardEventMap;
+
+export interface BoardEvent<K extends BoardEventName = BoardEventName> {
+  boardId: number;
+  version: number;
+  name: K;
+  actor: { id: string; name: string } | null;
+  data: BoardEventMap[K];
+  createdAt: string;
+}
+
+/** A viewer of a board, as presence messages list them. */
+export interface Viewer {
+  id: string;
+  name: string;
+  image: string | null;
+  /** The card the viewer has open, if any. */
+  cardId: number | null;
+}
+
+export type ClientMessage =
+  | { type: 'subscribe'; boardId: number; since?: number }
+  | { type: 'unsubscribe'; boardId: number }
+  | { type: 'presence'; boardId: number; cardId: number | null };
+
+export type ServerMessage =
+  | { type: 'subscribed'; boardId: number; version: number }
+  | ({ type: 'event' } & BoardEvent)
+  | { type: 'resync'; boardId: number }
+  | { type: 'error'; boardId?: number; error: string }
+  | { type: 'revoked'; boardId: number }
+  | { type: 'presence'; boardId: number; viewers: Viewer[] }
+  /** A board of the account's dashboard changed: shared with it, renamed, archived, removed. */
+  | { type: 'dashboard'; boardId: number; name: BoardEventName; data: unknown }
+  | { type: 'notification'; notification: unknown };
