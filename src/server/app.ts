@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { EventBus } from './events/bus.js';
+import { activityRoutes } from './features/activity/activity.routes.js';
 import { archiveRoutes } from './features/archive/archive.routes.js';
 import { areaRoutes } from './features/areas/areas.routes.js';
 import { boardRoutes } from './features/boards/boards.routes.js';
@@ -49,7 +50,7 @@ export async function buildApp({
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
-  const deps: Deps = { config, database, auth: createAuth(config, database), bus: new EventBus() };
+  const deps: Deps = { config, database, auth: createAuth(config, database), bus: new EventBus(), log: app.log };
   app.decorate('deps', deps);
 
   decorateActor(app);
@@ -71,6 +72,7 @@ export async function buildApp({
       labelRoutes(data, deps);
       sharingRoutes(data, deps);
       archiveRoutes(data, deps);
+      activityRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

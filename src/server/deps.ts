@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Auth } from './auth/auth.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -9,4 +10,5 @@ export interface Deps {
   database: Database;
   auth: Auth;
   bus: EventBus;
+  log: FastifyBaseLogger;
 }

@@ -4,6 +4,7 @@ export type DialectName = 'sqlite' | 'postgres';
 
 /** The few column types that differ between SQLite and PostgreSQL. */
 export interface ColumnTypes {
+  dialect: DialectName;
   /** An auto-numbered integer primary key. */
   serial: ColumnDataType;
   /** Makes a `serial` column the auto-numbered primary key. */
@@ -16,8 +17,15 @@ export interface ColumnTypes {
 
 export function columnTypes(dialect: DialectName): ColumnTypes {
   return dialect === 'postgres'
-    ? { serial: 'serial', autoKey: (c) => c.primaryKey(), timestamp: 'timestamptz', boolean: 'boolean', true: true }
-    : { serial: 'integer', autoKey: (c) => c.primaryKey().autoIncrement(), timestamp: 'text', boolean: 'integer', true: 1 };
+    ? { dialect, serial: 'serial', autoKey: (c) => c.primaryKey(), timestamp: 'timestamptz', boolean: 'boolean', true: true }
+    : {
+        dialect,
+        serial: 'integer',
+        autoKey: (c) => c.primaryKey().autoIncrement(),
+        timestamp: 'text',
+        boolean: 'integer',
+        true: 1,
+      };
 }
 
 /** An ISO 8601 UTC string from whatever the driver returned. */

@@ -183,6 +183,48 @@ export interface BoardInviteTable {
   createdAt: Timestamp;
 }
 
+export interface CommentTable {
+  id: Generated<number>;
+  cardId: number;
+  userId: string | null;
+  authorName: string | null;
+  content: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+}
+
+export interface AttachmentTable {
+  id: Generated<number>;
+  cardId: number;
+  filename: string;
+  filetype: string;
+  filesize: number;
+  storedName: string | null;
+  url: string | null;
+  userId: string | null;
+  createdAt: Timestamp;
+}
+
+export interface ImageTable {
+  id: Generated<number>;
+  boardId: number;
+  storedName: string;
+  filetype: string;
+  filesize: number;
+  userId: string | null;
+  createdAt: Timestamp;
+}
+
+export interface CardActivityTable {
+  id: Generated<number>;
+  cardId: number;
+  actorId: string | null;
+  type: string;
+  /** JSON text, or null for kinds without detail. */
+  data: string | null;
+  createdAt: Timestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -200,6 +242,10 @@ export interface Schema {
   card_assignees: CardAssigneeTable;
   card_reminders: CardReminderTable;
   board_invites: BoardInviteTable;
+  comments: CommentTable;
+  attachments: AttachmentTable;
+  images: ImageTable;
+  card_activity: CardActivityTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;

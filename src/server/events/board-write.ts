@@ -18,6 +18,8 @@ export interface WriteScope {
   actor: Actor;
   /** Records a change to the board: it takes the next version and reaches viewers after commit. */
   emit: <K extends BoardEventName>(name: K, data: BoardEventMap[K]) => void;
+  /** Work that must wait for the commit and must not undo it (removing files): run after, failures logged. */
+  afterCommit: (work: () => Promise<void>) => void;
 }
 
 interface Draft {
@@ -32,7 +34,7 @@ interface Draft {
  * events go onto the bus. Anything thrown rolls the whole change back.
  */
 export async function writeBoard<T>(
-  deps: Pick<Deps, 'database' | 'bus'>,
+  deps: Pick<Deps, 'database' | 'bus' | 'log'>,
   actor: Actor,
   boardId: number,
   needed: RequiredLevel,
@@ -40,15 +42,24 @@ export async function writeBoard<T>(
   options: { allowArchived?: boolean } = {},
 ): Promise<T> {
   const { db, dialect } = deps.database;
+  const after: Array<() => Promise<void>> = [];
   const { result, events } = await db.transaction().execute(async (trx) => {
     const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, true);
     if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
     const drafts: Draft[] = [];
-    const result = await work({ trx, board, level, actor, emit: (name, data) => drafts.push({ name, data }) });
+    const result = await work({
+      trx,
+      board,
+      level,
+      actor,
+      emit: (name, data) => drafts.push({ name, data }),
+      afterCommit: (fn) => after.push(fn),
+    });
     const events = await recordEvents(trx, dialect, board, actor, drafts);
     return { result, events };
   });
   deps.bus.publish(events);
+  for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return result;
 }
 

@@ -9,69 +9,67 @@ import { Viewer } from '../../../test/realtime-client.js';
 import { projectRoot } from '../version.js';
 
 /** Two real server processes on one PostgreSQL database: an event written through one reaches a viewer on the other. */
-if (dialects.includes('postgres')) {
-  describe('scale-out over PostgreSQL [postgres]', () => {
-    let database: TestDatabase;
-    const servers: Array<{ child: ChildProcess; url: string; dataDir: string }> = [];
+describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgres]', () => {
+  let database: TestDatabase;
+  const servers: Array<{ child: ChildProcess; url: string; dataDir: string }> = [];
 
-    beforeAll(async () => {
-      database = await createTestDatabase('postgres');
-      // Both start at once: the migration lock lets one of them create the schema.
-      for (let i = 0; i < 2; i++) servers.push(await start(database.url));
-      await Promise.all(servers.map((s) => healthy(s.url)));
-    }, 60_000);
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    // Both start at once: the migration lock lets one of them create the schema.
+    for (let i = 0; i < 2; i++) servers.push(await start(database.url));
+    await Promise.all(servers.map((s) => healthy(s.url)));
+  }, 60_000);
 
-    afterAll(async () => {
-      for (const s of servers) {
-        s.child.kill('SIGTERM');
-        await new Promise((resolve) => s.child.once('exit', resolve));
-        rmSync(s.dataDir, { recursive: true, force: true });
-      }
-      await database?.drop();
-    });
-
-    it('delivers an API write on one process to a viewer on the other, in order', async () => {
-      const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
-      const { key, userId } = await account(a.url);
-      const call = async (base: string, method: string, url: string, body?: object) => {
-        const res = await fetch(base + url, {
-          method,
-          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        expect(res.status).toBe(200);
-        return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-      };
-      const { board } = await call(a.url, 'POST', '/api/data/board', {
-        userId,
-        name: 'Shared',
-        style: 'kanban',
-        status: 'private',
-      });
-      const { area } = await call(a.url, 'POST', '/api/data/area', { boardId: board.id, name: 'Todo' });
-
-      const onA = await Viewer.connect(a.url, { 'x-api-key': key });
-      const onB = await Viewer.connect(b.url, { 'x-api-key': key });
-      for (const v of [onA, onB]) v.send({ type: 'subscribe', boardId: board.id });
-      const { version } = await onA.next('subscribed');
-      await onB.next('subscribed');
-
-      await call(b.url, 'POST', '/api/data/card', { areaId: area.id, name: 'written on B' });
-      await call(a.url, 'POST', '/api/data/card', { areaId: area.id, name: 'written on A' });
-      for (const viewer of [onA, onB]) {
-        const first = await viewer.next('event');
-        const second = await viewer.next('event');
-        expect([first.version, second.version]).toEqual([version + 1, version + 2]);
-        expect([first, second].map((e) => (e.data as { card: { name: string } }).card.name)).toEqual([
-          'written on B',
-          'written on A',
-        ]);
-      }
-      onA.close();
-      onB.close();
-    });
+  afterAll(async () => {
+    for (const s of servers) {
+      s.child.kill('SIGTERM');
+      await new Promise((resolve) => s.child.once('exit', resolve));
+      rmSync(s.dataDir, { recursive: true, force: true });
+    }
+    await database?.drop();
   });
-}
+
+  it('delivers an API write on one process to a viewer on the other, in order', async () => {
+    const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
+    const { key, userId } = await account(a.url);
+    const call = async (base: string, method: string, url: string, body?: object) => {
+      const res = await fetch(base + url, {
+        method,
+        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const { board } = await call(a.url, 'POST', '/api/data/board', {
+      userId,
+      name: 'Shared',
+      style: 'kanban',
+      status: 'private',
+    });
+    const { area } = await call(a.url, 'POST', '/api/data/area', { boardId: board.id, name: 'Todo' });
+
+    const onA = await Viewer.connect(a.url, { 'x-api-key': key });
+    const onB = await Viewer.connect(b.url, { 'x-api-key': key });
+    for (const v of [onA, onB]) v.send({ type: 'subscribe', boardId: board.id });
+    const { version } = await onA.next('subscribed');
+    await onB.next('subscribed');
+
+    await call(b.url, 'POST', '/api/data/card', { areaId: area.id, name: 'written on B' });
+    await call(a.url, 'POST', '/api/data/card', { areaId: area.id, name: 'written on A' });
+    for (const viewer of [onA, onB]) {
+      const first = await viewer.next('event');
+      const second = await viewer.next('event');
+      expect([first.version, second.version]).toEqual([version + 1, version + 2]);
+      expect([first, second].map((e) => (e.data as { card: { name: string } }).card.name)).toEqual([
+        'written on B',
+        'written on A',
+      ]);
+    }
+    onA.close();
+    onB.close();
+  });
+});
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

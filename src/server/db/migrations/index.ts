@@ -3,6 +3,7 @@ import { columnTypes, type DialectName } from '../dialect.js';
 import * as accounts from './0001_accounts.js';
 import * as boards from './0002_boards.js';
 import * as boardModel from './0003_board_model.js';
+import * as collaboration from './0004_collaboration.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -11,6 +12,7 @@ const steps: Record<string, Step> = {
   '0001_accounts': accounts,
   '0002_boards': boards,
   '0003_board_model': boardModel,
+  '0004_collaboration': collaboration,
 };
 
 /**

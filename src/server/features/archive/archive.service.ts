@@ -8,9 +8,10 @@ import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { notFound } from '../../http/errors.js';
 import { presentOne } from '../areas/areas.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
+import { recordActivity } from '../activity/activity.service.js';
 import { loadCard, visibleCards } from '../cards/cards.service.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 /** What was archived on one board: areas with the cards that went with them, and cards archived on their own. */
 export async function boardArchive(deps: ServiceDeps, actor: Actor, boardId: number) {
@@ -101,6 +102,7 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      await recordActivity(trx, row.id, actor.id, 'restored', null);
       emit('card.restored', { card: await loadCard(trx, row) });
     }
   });

@@ -10,7 +10,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 export async function listAreas(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Area[]> {
   const { db, dialect } = deps.database;

@@ -10,7 +10,7 @@ import { normalizeColor } from './color.js';
 import { presentBoard } from './boards.presenter.js';
 import * as repo from './boards.repository.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 export async function listBoards(deps: ServiceDeps, actor: Actor, shared: boolean): Promise<Board[]> {
   const rows = shared ? await repo.listShared(deps.database.db, actor.id) : await repo.listOwned(deps.database.db, actor.id);

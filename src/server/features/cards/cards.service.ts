@@ -10,13 +10,14 @@ import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
+import { recordActivity, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import * as repo from './cards.repository.js';
 import { closeGap, placeCard } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
 export async function loadCard(db: Db, row: CardRow): Promise<Card> {
@@ -91,6 +92,7 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await recordActivity(trx, row.id, actor.id, 'created', null);
     const card = await loadCard(trx, row);
     emit('card.created', { card });
     return card;
@@ -135,12 +137,24 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     if (restart)
       Object.assign(changes, { repeatEvery: rhythm, repeatAnchor: rhythm && series.anchor, repeatAreaId: series.areaId });
 
+    const record = <K extends ActivityType>(type: K, data: ActivityData[K]) => recordActivity(trx, card.id, actor.id, type, data);
     let labelsChanged = false;
-    if (input.labelIds !== undefined)
-      labelsChanged = (await setCardLabels(trx, board.id, card.id, input.labelIds)).boardLabelsChanged;
+    if (input.labelIds !== undefined) {
+      const { added, removed, boardLabelsChanged } = await setCardLabels(trx, board.id, card.id, input.labelIds);
+      labelsChanged = boardLabelsChanged;
+      if (added.length + removed.length > 0) await record('labels', { added, removed });
+    }
     const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
-    if (people !== undefined) await setAssignees(trx, board.id, card.id, people);
+    if (people !== undefined) {
+      const { added, removed } = await setAssignees(trx, board.id, card.id, people);
+      for (const assigneeId of added) await record('assigned', { assigneeId });
+      for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
+    }
     if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
+    if (changes.status !== undefined && changes.status !== card.status) await record('status', { done: changes.status === 1 });
+    if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
+    if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
+      await record('repeat', { every: input.repeatEvery });
 
     const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
     if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
@@ -155,6 +169,7 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
 
     const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
+    if (next) await record('repeated', { nextId: next.id, dueDate: next.dueDate! });
     return { card: updated, next };
   });
 }
@@ -164,7 +179,7 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
  * to the new card, so marking the old one done again makes no second one.
  */
 async function createSuccessor(
-  { trx, board, emit }: WriteScope,
+  { trx, board, actor, emit }: WriteScope,
   after: CardRow,
   series: { rhythm: Rhythm; due: string; anchor: string | null; areaId: number | null },
 ): Promise<Card> {
@@ -209,13 +224,19 @@ async function createSuccessor(
       .values(people.map((p) => ({ cardId: row.id, userId: p.userId, createdAt: now })))
       .execute();
   await setReminders(trx, row.id, await repo.remindersOf(trx, after.id));
+  await recordActivity(trx, row.id, actor.id, 'created', { repeatedFrom: after.id });
   const card = await loadCard(trx, row);
   emit('card.created', { card });
   return card;
 }
 
 /** Puts exactly these people on the card; those who stay keep their place in the order. */
-async function setAssignees(db: Db, boardId: number, cardId: number, ids: string[]): Promise<void> {
+async function setAssignees(
+  db: Db,
+  boardId: number,
+  cardId: number,
+  ids: string[],
+): Promise<{ added: string[]; removed: string[] }> {
   const wanted = [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ''))];
   const allowed = await repo.boardPeople(db, boardId);
   const outsider = wanted.find((id) => !allowed.has(id));
@@ -233,6 +254,7 @@ async function setAssignees(db: Db, boardId: number, cardId: number, ids: string
       .insertInto('card_assignees')
       .values(added.map((userId) => ({ cardId, userId, createdAt: now })))
       .execute();
+  return { added, removed };
 }
 
 async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<void> {
@@ -264,6 +286,7 @@ export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number
     if (card.archivedAt !== null) return 'Card archived';
     await writableArea(trx, board.id, card.areaId);
     await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
+    await recordActivity(trx, card.id, actor.id, 'archived', null);
     emit('card.archived', { cardId: card.id, areaId: card.areaId });
     return 'Card archived';
   });
@@ -285,6 +308,7 @@ export async function moveCard(
     if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
     if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
     await placeCard(trx, card, to.id, move.newIndex);
+    if (from.id !== to.id) await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
     const moved = await loadCard(trx, (await repo.findCard(trx, card.id))!);
     emit('card.moved', { card: moved, fromAreaId: from.id, toAreaId: to.id, newIndex: moved.sort });
   });

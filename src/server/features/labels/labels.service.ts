@@ -7,7 +7,7 @@ import { writeBoard } from '../../events/board-write.js';
 import { badRequest } from '../../http/errors.js';
 
 export const MAX_LABELS = 30;
-type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 export type Label = { id: number; name: string };
 
 export function boardLabels(db: Db, boardId: number): Promise<Label[]> {
@@ -51,19 +51,17 @@ export async function ensureLabel(deps: ServiceDeps, actor: Actor, boardId: numb
 /**
  * Replaces a card's labels; ids must be labels of the card's board. Labels
  * dropped here that no card wears any more (archived cards count) go too.
- * Answers whether anything changed.
+ * Answers the names added and removed, and whether the board's labels changed.
  */
 export async function setCardLabels(
   db: Db,
   boardId: number,
   cardId: number,
   labelIds: number[],
-): Promise<{ changed: boolean; boardLabelsChanged: boolean }> {
+): Promise<{ added: string[]; removed: string[]; boardLabelsChanged: boolean }> {
   const wanted = [...new Set(labelIds)];
-  if (wanted.length > 0) {
-    const found = await db.selectFrom('labels').select('id').where('boardId', '=', boardId).where('id', 'in', wanted).execute();
-    if (found.length !== wanted.length) throw badRequest('body: labelIds must be labels of this board');
-  }
+  const names = new Map((await boardLabels(db, boardId)).map((l) => [l.id, l.name]));
+  if (!wanted.every((id) => names.has(id))) throw badRequest('body: labelIds must be labels of this board');
   const current = (await db.selectFrom('card_labels').select('labelId').where('cardId', '=', cardId).execute()).map(
     (r) => r.labelId,
   );
@@ -76,8 +74,11 @@ export async function setCardLabels(
       .insertInto('card_labels')
       .values(added.map((labelId) => ({ cardId, labelId })))
       .execute();
-  const pruned = await pruneUnusedLabels(db, boardId, removed);
-  return { changed: removed.length + added.length > 0, boardLabelsChanged: pruned };
+  return {
+    added: added.map((id) => names.get(id)!),
+    removed: removed.map((id) => names.get(id)!),
+    boardLabelsChanged: await pruneUnusedLabels(db, boardId, removed),
+  };
 }
 
 /** Of these labels, those no card wears any more (archived cards count) are removed. */

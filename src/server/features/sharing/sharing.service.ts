@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { loadCard } from '../cards/cards.service.js';
 import * as repo from './sharing.repository.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,91 @@
+import type { Actor } from '../../auth/actor.js';
+import { requireBoard } from '../../access/policy.js';
+import type { Db } from '../../db/database.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { Deps } from '../../deps.js';
+import { notFound } from '../../http/errors.js';
+
+/** The kinds of entry in a card's history, with the detail each carries. */
+export interface ActivityData {
+  created: { repeatedFrom?: number; duplicatedFrom?: number } | null;
+  moved: { from: string; to: string };
+  status: { done: boolean };
+  assigned: { assigneeId: string; removed?: true };
+  due: { dueDate: string | null };
+  labels: { added: string[]; removed: string[] };
+  archived: null;
+  restored: null;
+  repeat: { every: string | null };
+  repeated: { nextId: number; dueDate: string };
+  comment: { commentId: number };
+  attachment: { attachmentId: number; filename: string; removed?: true };
+}
+export type ActivityType = keyof ActivityData;
+
+/** Writes one history entry, in the transaction of the change it records. */
+export async function recordActivity<K extends ActivityType>(
+  db: Db,
+  cardId: number,
+  actorId: string | null,
+  type: K,
+  data: ActivityData[K],
+): Promise<void> {
+  await db
+    .insertInto('card_activity')
+    .values({ cardId, actorId, type, data: data === null ? null : JSON.stringify(data), createdAt: nowIso() })
+    .execute();
+}
+
+export interface ActivityEntry {
+  type: string;
+  actor: { id: string; name: string; image: string | null; type: string } | null;
+  data: Record<string, unknown> | null;
+  createdAt: string;
+}
+
+/** A card's history, oldest first; `assigned` entries name the assignee. */
+export async function cardActivity(deps: Pick<Deps, 'database'>, actor: Actor, cardId: number): Promise<ActivityEntry[]> {
+  const { db, dialect } = deps.database;
+  const card = await db.selectFrom('cards').select('boardId').where('id', '=', cardId).executeTakeFirst();
+  if (!card) throw notFound('Card not found');
+  await requireBoard(db, dialect, actor, card.boardId, 'read');
+  const rows = await db
+    .selectFrom('card_activity')
+    .leftJoin('user', 'user.id', 'card_activity.actorId')
+    .select([
+      'card_activity.type',
+      'card_activity.data',
+      'card_activity.createdAt',
+      'card_activity.actorId',
+      'user.name',
+      'user.image',
+      'user.type as actorType',
+    ])
+    .where('card_activity.cardId', '=', cardId)
+    .orderBy('card_activity.id')
+    .execute();
+  const assigneeIds = new Set<string>();
+  const parsed = rows.map((row) => {
+    const data = row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>);
+    if (row.type === 'assigned' && typeof data?.assigneeId === 'string') assigneeIds.add(data.assigneeId);
+    return { row, data };
+  });
+  const names = new Map<string, string>();
+  if (assigneeIds.size > 0) {
+    for (const u of await db
+      .selectFrom('user')
+      .select(['id', 'name'])
+      .where('id', 'in', [...assigneeIds])
+      .execute())
+      names.set(u.id, u.name);
+  }
+  return parsed.map(({ row, data }) => ({
+    type: row.type,
+    actor:
+      row.actorId && row.name !== null
+        ? { id: row.actorId, name: row.name, image: row.image, type: row.actorType ?? 'human' }
+        : null,
+    data: row.type === 'assigned' && data ? { ...data, assigneeName: names.get(data.assigneeId as string) ?? null } : data,
+    createdAt: toIso(row.createdAt),
+  }));
+}

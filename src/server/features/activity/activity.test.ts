@@ -1,0 +1,85 @@
+import { expect, it } from 'vitest';
+import { seedBoard, updateCard } from '../../../../test/factories.js';
+import { eachDialect } from '../../../../test/harness.js';
+
+eachDialect('card activity', (t) => {
+  it('records every change to a card, oldest first, naming assignees', async () => {
+    const owner = await t.signUp('Owner');
+    const helper = await t.signUp('Helper');
+    const { board, areas, cards } = await seedBoard(t, owner, { Todo: ['task'], Done: [] });
+    await t.inject(owner, {
+      method: 'POST',
+      url: '/api/data/invite',
+      payload: { boardId: board.id, userId: helper.id, permission: 'edit' },
+    });
+    const id = cards.task!.id;
+    const urgent = (
+      await t.inject(owner, { method: 'POST', url: '/api/data/labels', payload: { boardId: board.id, name: 'urgent' } })
+    ).json().label;
+    await updateCard(t, owner, id, { assignees: [helper.id], labelIds: [urgent.id], dueDate: '2026-10-01T08:00:00Z' });
+    await updateCard(t, owner, id, { repeatEvery: 'month' });
+    await t.inject(helper, {
+      method: 'POST',
+      url: '/api/data/cardMove',
+      payload: { cardId: id, fromAreaId: areas.Todo!.id, toAreaId: areas.Done!.id, newIndex: 0 },
+    });
+    await updateCard(t, helper, id, { status: 1 });
+    await updateCard(t, owner, id, { assignees: [], labelIds: [] });
+    await t.inject(owner, { method: 'DELETE', url: '/api/data/card', payload: { cardID: id } });
+    await t.inject(owner, { method: 'POST', url: '/api/data/archive', payload: { type: 'card', id } });
+
+    const res = await t.inject(helper, { method: 'GET', url: `/api/data/card-activity?cardID=${id}` });
+    expect(res.statusCode).toBe(200);
+    const activity = res.json().activity as Array<{
+      type: string;
+      actor: { id: string } | null;
+      data: Record<string, unknown> | null;
+      createdAt: string;
+    }>;
+    expect(activity.map((a) => a.type)).toEqual([
+      'created',
+      'labels',
+      'assigned',
+      'due',
+      'repeat',
+      'moved',
+      'status',
+      'repeated',
+      'labels',
+      'assigned',
+      'archived',
+      'restored',
+    ]);
+    expect(activity[0]).toEqual({
+      type: 'created',
+      actor: { id: owner.id, name: 'Owner', image: null, type: 'human' },
+      data: null,
+      createdAt: expect.stringMatching(/Z$/),
+    });
+    expect(activity[1]!.data).toEqual({ added: ['urgent'], removed: [] });
+    expect(activity[2]!.data).toEqual({ assigneeId: helper.id, assigneeName: 'Helper' });
+    expect(activity[3]!.data).toEqual({ dueDate: '2026-10-01T08:00:00.000Z' });
+    expect(activity[4]!.data).toEqual({ every: 'month' });
+    expect(activity[5]).toMatchObject({ actor: { id: helper.id }, data: { from: 'Todo', to: 'Done' } });
+    expect(activity[6]!.data).toEqual({ done: true });
+    expect(activity[7]!.data).toMatchObject({ nextId: expect.any(Number), dueDate: expect.stringMatching(/Z$/) });
+    expect(activity[8]!.data).toEqual({ added: [], removed: ['urgent'] });
+    expect(activity[9]!.data).toEqual({ assigneeId: helper.id, removed: true, assigneeName: 'Helper' });
+
+    const successor = activity[7]!.data!.nextId as number;
+    const next = (await t.inject(owner, { method: 'GET', url: `/api/data/card-activity?cardId=${successor}` })).json().activity;
+    expect(next).toEqual([expect.objectContaining({ type: 'created', data: { repeatedFrom: id } })]);
+  });
+
+  it('needs read access and a card id', async () => {
+    const owner = await t.signUp();
+    const stranger = await t.signUp();
+    const { cards } = await seedBoard(t, owner, { A: ['x'] });
+    expect((await t.inject(stranger, { method: 'GET', url: `/api/data/card-activity?cardID=${cards.x!.id}` })).statusCode).toBe(
+      404,
+    );
+    expect((await t.inject(owner, { method: 'GET', url: '/api/data/card-activity?cardID=999999' })).statusCode).toBe(404);
+    expect((await t.inject(owner, { method: 'GET', url: '/api/data/card-activity' })).statusCode).toBe(400);
+    expect((await t.inject(null, { method: 'GET', url: `/api/data/card-activity?cardID=${cards.x!.id}` })).statusCode).toBe(403);
+  });
+});
