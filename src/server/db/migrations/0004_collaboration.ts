@@ -60,9 +60,10 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema.createIndex('card_activity_card').on('card_activity').columns(['cardId', 'id']).execute();
 
   if (t.dialect === 'postgres') {
-    await sql`ALTER TABLE cards ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(content, ''))) STORED`.execute(
-      db,
-    );
+    // Name words weigh more than description words in the ranking.
+    await sql`ALTER TABLE cards ADD COLUMN search tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('simple', coalesce(name, '')), 'A') || setweight(to_tsvector('simple', coalesce(content, '')), 'D')
+    ) STORED`.execute(db);
     await sql`CREATE INDEX cards_search ON cards USING gin (search)`.execute(db);
   } else {
     await sql`CREATE VIRTUAL TABLE cards_fts USING fts5(name, content, content='cards', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`.execute(
