@@ -35,6 +35,8 @@ export interface TestContext {
   createBoard(user: TestUser, fields?: Record<string, unknown>): Promise<{ id: number; [k: string]: unknown }>;
   /** Starts listening on a free port (once) and answers the base address. */
   listen(): Promise<string>;
+  /** Sets the time the job runner sees; null goes back to the real clock. */
+  setTime(time: Date | null): void;
 }
 
 export interface HarnessOptions {
@@ -76,7 +78,9 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
   });
   const database = openDatabase(config.databaseUrl);
   await migrate(database.db, database.dialect);
-  const app = await buildApp({ config, database, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}) });
+  let time: Date | null = null;
+  const clock = () => time ?? new Date();
+  const app = await buildApp({ config, database, clock, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}) });
   await app.ready();
 
   const inject: TestContext['inject'] = (as, opts) => {
@@ -125,7 +129,11 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
   let address: Promise<string> | undefined;
   const listen = () => (address ??= app.listen({ port: 0, host: '127.0.0.1' }));
 
-  return { dialect, app, database, db: database.db, config, inject, signUp, createKey, createBoard, listen };
+  const setTime = (next: Date | null) => {
+    time = next;
+  };
+
+  return { dialect, app, database, db: database.db, config, inject, signUp, createKey, createBoard, listen, setTime };
 }
 
 /** `name=value` of the session cookie a response set. */

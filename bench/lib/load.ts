@@ -37,7 +37,11 @@ export interface LoadResult {
   /** Connection errors, timeouts included. */
   errors: number;
   timeouts: number;
+  /** When the load ran, on the monotonic clock in µs (the clock V8 CPU profiles use on Linux). */
+  window: { startUs: number; endUs: number };
 }
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
  * Runs autocannon in this process against the server for a fixed duration
@@ -47,25 +51,28 @@ export interface LoadResult {
  */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
-  const instance = autocannon({
-    url: options.baseUrl + options.path,
-    connections: options.connections,
-    duration: options.seconds,
-    pipelining: 1,
-    timeout: options.timeoutSeconds ?? 10,
-    method: options.method ?? 'GET',
-    headers: options.headers ?? {},
-    ...(options.body === undefined ? {} : { body: options.body }),
-    ...(options.setupClient ? { setupClient: options.setupClient } : {}),
-  });
-  instance.on('response', (_client, _status, _bytes, responseTime) => {
-    latencies.push(responseTime);
-  });
+  const startUs = nowUs();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    instance.once('done', resolve);
-    instance.once('error', reject);
+    const instance = autocannon(
+      {
+        url: options.baseUrl + options.path,
+        connections: options.connections,
+        duration: options.seconds,
+        pipelining: 1,
+        timeout: options.timeoutSeconds ?? 10,
+        method: options.method ?? 'GET',
+        headers: options.headers ?? {},
+        ...(options.body === undefined ? {} : { body: options.body }),
+        ...(options.setupClient ? { setupClient: options.setupClient } : {}),
+      },
+      (error: Error | null, result: autocannon.Result) => (error ? reject(error) : resolve(result)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
   });
 
+  const endUs = nowUs();
   latencies.sort((a, b) => a - b);
   const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
   const statusCodes: Record<string, number> = {};
@@ -86,6 +93,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     statusCodes,
     errors: result.errors,
     timeouts: result.timeouts,
+    window: { startUs, endUs },
   };
 }
 

@@ -19,6 +19,8 @@ export interface SelfTime {
 
 export interface ProfileSummary {
   file: string;
+  /** Whether only the samples inside a time window (the load) were counted. */
+  windowed: boolean;
   /** Sampled wall time, ms. */
   totalMs: number;
   /** Sampled time not idle, ms. */
@@ -30,7 +32,7 @@ export interface ProfileSummary {
 }
 
 /** Sums self time (the sample intervals a frame was on top of the stack) by function+url and by place. */
-export function summariseProfile(file: string, projectRoot: string): ProfileSummary {
+export function summariseProfile(file: string, projectRoot: string, window?: { startUs: number; endUs: number }): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const byFunction = new Map<string, number>();
@@ -43,7 +45,7 @@ export function summariseProfile(file: string, projectRoot: string): ProfileSumm
     at += profile.timeDeltas[i] ?? 0;
     const us = profile.timeDeltas[i + 1] ?? Math.max(0, profile.endTime - at);
     const frame = frames.get(profile.samples[i]!);
-    if (!frame) continue;
+    if (!frame || (window && (at < window.startUs || at > window.endUs))) continue;
     totalUs += us;
     if (frame.functionName === '(idle)') {
       idleUs += us;
@@ -55,10 +57,10 @@ export function summariseProfile(file: string, projectRoot: string): ProfileSumm
     const place = placeOf(frame.url, frame.functionName, projectRoot);
     byPlace.set(place, (byPlace.get(place) ?? 0) + us);
   }
-  const sorted = (m: Map<string, number>) =>
-    [...m].map(([name, us]) => ({ name, ms: us / 1000 })).sort((a, b) => b.ms - a.ms);
+  const sorted = (m: Map<string, number>) => [...m].map(([name, us]) => ({ name, ms: us / 1000 })).sort((a, b) => b.ms - a.ms);
   return {
     file,
+    windowed: window !== undefined,
     totalMs: totalUs / 1000,
     busyMs: (totalUs - idleUs) / 1000,
     functions: sorted(byFunction),
@@ -79,7 +81,7 @@ export function formatProfile(summary: ProfileSummary, top = 25): string {
   const row = (e: SelfTime) => `  ${e.ms.toFixed(0).padStart(7)} ms ${pct(e.ms)}  ${e.name}`;
   return [
     `CPU profile ${summary.file}`,
-    `  sampled ${(summary.totalMs / 1000).toFixed(1)} s, busy ${(summary.busyMs / 1000).toFixed(1)} s ` +
+    `  ${summary.windowed ? 'during the load only: ' : ''}sampled ${(summary.totalMs / 1000).toFixed(1)} s, busy ${(summary.busyMs / 1000).toFixed(1)} s ` +
       `(${((100 * summary.busyMs) / summary.totalMs).toFixed(0)}%); percentages are of busy time`,
     `top ${top} functions by self time:`,
     ...summary.functions.slice(0, top).map(row),

@@ -43,7 +43,7 @@ export interface ScenarioContext {
   db: DbKind;
   connections: number;
   seconds: number;
-  log(message: string): void;
+  log: (message: string) => void;
 }
 
 /**

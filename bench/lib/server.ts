@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { processCpuSeconds } from './machine.js';
 
 /** The repository root (bench/lib/../..). */
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -51,6 +52,8 @@ export interface RunningServer {
   command: string;
   /** Peak RSS so far (VmHWM from /proc), in kB. */
   peakRssKb(): number | null;
+  /** CPU seconds (user + system) the server process has used so far; null when /proc is not readable. */
+  cpuSeconds(): number | null;
   /** The last lines the server wrote (stdout and stderr). */
   output(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. Safe to call twice. */
@@ -107,6 +110,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
   };
 
+  const cpuSeconds = () => processCpuSeconds(pid);
+
   let stopping: Promise<ServerExit> | null = null;
   const stop = (graceMs = 15_000): Promise<ServerExit> => {
     stopping ??= (async () => {
@@ -126,6 +131,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     pid,
     command: `node ${nodeArgs.join(' ')}`,
     peakRssKb,
+    cpuSeconds,
     output: () => tail,
     stop,
   };

@@ -3,7 +3,4 @@ import { move } from './move.js';
 import { read } from './read.js';
 
 /** Every scenario `npm run bench -- <name>` knows. Add new ones here. */
-export const scenarios: Record<string, Scenario<unknown>> = {
-  read,
-  move,
-} as Record<string, Scenario<unknown>>;
+export const scenarios: Record<string, Scenario<unknown>> = { read, move };

@@ -58,7 +58,13 @@ export const move: Scenario<MoveSeed> = {
   run({ api, baseUrl, connections, seconds }, seed) {
     if (connections > seed.cards.length) throw new Error(`move: at most ${seed.cards.length} connections (one card each)`);
     // Disjoint shares, dealt round-robin so that every connection starts with cards in both areas.
-    const slots: Slot[] = Array.from({ length: connections }, () => ({ cards: [], pending: null, lost: [], moved: 0, refused: 0 }));
+    const slots: Slot[] = Array.from({ length: connections }, () => ({
+      cards: [],
+      pending: null,
+      lost: [],
+      moved: 0,
+      refused: 0,
+    }));
     seed.cards.forEach((card, i) => slots[i % connections]!.cards.push({ ...card }));
     seed.tracking = { slots };
 
@@ -108,9 +114,13 @@ export const move: Scenario<MoveSeed> = {
     return runLoad({ baseUrl, connections, seconds, method: 'POST', path: '/api/data/cardMove', headers, setupClient });
   },
 
-  async verify({ api }, seed, result) {
+  async verify({ api, log }, seed, result) {
     const checks: Check[] = [];
-    const lists = await Promise.all(seed.areas.map((areaId) => api.listCards(areaId)));
+    // The load generator stops by dropping its connections, but the server still finishes the moves it
+    // had received: read only once two snapshots in a row agree, or the two lists may straddle a move.
+    const { lists, waitedMs, settled } = await settle(() => Promise.all(seed.areas.map((areaId) => api.listCards(areaId))));
+    log(`the board ${settled ? 'settled' : 'did NOT settle'} ${waitedMs} ms after the load`);
+    checks.push(check('the board settles after the load', settled, `two equal snapshots after ${waitedMs} ms`));
     for (const [i, cards] of lists.entries()) {
       const areaId = seed.areas[i]!;
       const problem = sortsProblem(cards.map((c) => c.sort));
@@ -118,7 +128,13 @@ export const move: Scenario<MoveSeed> = {
       const strays = cards.filter((c) => c.area !== areaId).map((c) => c.id);
       if (strays.length > 0) checks.push(check(`area ${areaId} lists only its own cards`, false, `cards ${preview(strays)}`));
     }
-    checks.push(...sameCards(lists.flat().map((c) => c.id), seed, 'the API lists'));
+    checks.push(
+      ...sameCards(
+        lists.flat().map((c) => c.id),
+        seed,
+        'the API lists',
+      ),
+    );
 
     // Where each connection believes its cards are, against where the API lists them.
     const listedIn = new Map<number, number>();
@@ -172,10 +188,34 @@ export const move: Scenario<MoveSeed> = {
         ),
       );
     }
-    checks.push(...sameCards(rows.map((r) => Number(r.id)), seed, 'the cards table holds'));
+    checks.push(
+      ...sameCards(
+        rows.map((r) => Number(r.id)),
+        seed,
+        'the cards table holds',
+      ),
+    );
     return checks;
   },
 };
+
+/** Polls until two snapshots `intervalMs` apart are equal (at most `timeoutMs`). */
+async function settle<T>(
+  snapshot: () => Promise<T>,
+  intervalMs = 300,
+  timeoutMs = 20_000,
+): Promise<{ lists: T; waitedMs: number; settled: boolean }> {
+  const started = Date.now();
+  let last = await snapshot();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    const next = await snapshot();
+    const waitedMs = Date.now() - started;
+    if (JSON.stringify(next) === JSON.stringify(last)) return { lists: next, waitedMs, settled: true };
+    if (waitedMs > timeoutMs) return { lists: next, waitedMs, settled: false };
+    last = next;
+  }
+}
 
 /** The 200 seeded card ids, each exactly once. */
 function sameCards(ids: number[], seed: MoveSeed, where: string): Check[] {

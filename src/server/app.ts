@@ -8,16 +8,24 @@ import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { EventBus } from './events/bus.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
+import { attachmentRoutes } from './features/attachments/attachments.routes.js';
 import { archiveRoutes } from './features/archive/archive.routes.js';
+import { searchRoutes } from './features/search/search.routes.js';
+import { invitationRoutes } from './features/sharing/invitations.routes.js';
+import { notificationRoutes } from './features/notifications/notifications.routes.js';
 import { areaRoutes } from './features/areas/areas.routes.js';
 import { boardRoutes } from './features/boards/boards.routes.js';
 import { cardRoutes } from './features/cards/cards.routes.js';
+import { commentRoutes } from './features/comments/comments.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
+import { createJobRunner } from './jobs/index.js';
+import type { Clock, JobRunner } from './jobs/runner.js';
+import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
 import { serviceVersion } from './version.js';
@@ -29,12 +37,15 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** How often realtime sockets are pinged; a socket that misses one pong is dropped. */
   heartbeatMs?: number;
+  /** The time the job runner sees (tests move it). */
+  clock?: Clock;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
     hub: Hub;
+    jobs: JobRunner;
   }
 }
 
@@ -44,6 +55,7 @@ export async function buildApp({
   database,
   logger = false,
   heartbeatMs = 20_000,
+  clock,
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
@@ -52,6 +64,13 @@ export async function buildApp({
   });
   const deps: Deps = { config, database, auth: createAuth(config, database), bus: new EventBus(), log: app.log };
   app.decorate('deps', deps);
+  const mailer = createMailer(config, app.log);
+  const jobs = createJobRunner(deps, mailer, clock);
+  app.decorate('jobs', jobs);
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    mailer.close();
+  });
 
   decorateActor(app);
   registerValidation(app);
@@ -61,6 +80,7 @@ export async function buildApp({
   healthRoutes(app, database);
   registerApiKeyRoutes(app, database.db, deps.auth);
   registerAuthRoutes(app, deps.auth, config.baseUrl);
+  invitationRoutes(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 
   await app.register(
@@ -73,6 +93,10 @@ export async function buildApp({
       sharingRoutes(data, deps);
       archiveRoutes(data, deps);
       activityRoutes(data, deps);
+      attachmentRoutes(data, deps);
+      commentRoutes(data, deps);
+      searchRoutes(data, deps);
+      notificationRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

@@ -3,6 +3,7 @@ import { bootstrapAdmin } from './auth/bootstrap-admin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrations/index.js';
+import { uploadStore } from './files/store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -10,6 +11,8 @@ async function main(): Promise<void> {
   await migrate(database.db, database.dialect);
   const app = await buildApp({ config, database, logger: true });
   await bootstrapAdmin(app.deps, app.log);
+  await uploadStore(config.dataDir).sweepTmp();
+  await app.jobs.start();
 
   let closing = false;
   const close = async (signal: string) => {

@@ -1,6 +1,8 @@
 import type { Area } from './api/areas.js';
+import type { Attachment } from './api/attachments.js';
 import type { Board } from './api/boards.js';
 import type { Card, CardListItem } from './api/cards.js';
+import type { Comment } from './api/comments.js';
 import type { Member } from './api/sharing.js';
 
 /**
@@ -31,6 +33,11 @@ export interface BoardEventMap {
   'member.added': { member: Member };
   'member.updated': { member: Member };
   'member.removed': { userId: string };
+  'attachment.created': { cardId: number; attachment: Attachment };
+  'attachment.deleted': { cardId: number; attachmentId: number };
+  'comment.created': { cardId: number; comment: Comment };
+  'comment.updated': { cardId: number; comment: Comment };
+  'comment.deleted': { cardId: number; commentId: number };
 }
 
 export type BoardEventName = keyof BoardEventMap;

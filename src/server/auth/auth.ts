@@ -2,6 +2,9 @@ import { betterAuth } from 'better-auth';
 import { admin } from 'better-auth/plugins';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import { enqueue } from '../jobs/runner.js';
+import { resetPasswordMail } from '../mail/templates.js';
+import { randomUUID } from 'node:crypto';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
 export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
@@ -21,6 +24,10 @@ export function createAuth(config: Config, database: Database) {
       disableSignUp: !config.signup,
       minPasswordLength: 8,
       maxPasswordLength: 256,
+      // Queued, not sent in the request: the answer takes as long whether or not the address has an account.
+      sendResetPassword: async ({ user, url }) => {
+        await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
+      },
     },
     user: {
       additionalFields: {

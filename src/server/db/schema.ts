@@ -169,6 +169,8 @@ export interface CardReminderTable {
   id: Generated<number>;
   cardId: number;
   minutesBefore: number;
+  /** The due date this reminder last fired for; a new due date re-arms it. */
+  firedFor: NullableTimestamp;
 }
 
 export interface BoardInviteTable {
@@ -225,6 +227,37 @@ export interface CardActivityTable {
   createdAt: Timestamp;
 }
 
+export interface NotificationTable {
+  id: Generated<number>;
+  userId: string;
+  type: string;
+  boardId: number | null;
+  cardId: number | null;
+  message: string;
+  isRead: Generated<number>;
+  actorId: string | null;
+  createdAt: Timestamp;
+  emailedAt: NullableTimestamp;
+}
+
+export interface JobTable {
+  id: Generated<number>;
+  kind: string;
+  key: string;
+  payload: Generated<string>;
+  runAt: Timestamp;
+  lockedUntil: NullableTimestamp;
+  attempts: Generated<number>;
+  lastError: string | null;
+  doneAt: NullableTimestamp;
+  createdAt: Timestamp;
+}
+
+export interface AccountMailTable {
+  userId: string;
+  lastDigestAt: NullableTimestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -246,6 +279,9 @@ export interface Schema {
   attachments: AttachmentTable;
   images: ImageTable;
   card_activity: CardActivityTable;
+  notifications: NotificationTable;
+  jobs: JobTable;
+  account_mail: AccountMailTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;

@@ -13,6 +13,7 @@ export const EVENTS_CHANNEL = 'tavla_events';
 
 export interface WriteScope {
   trx: Db;
+  dialect: DialectName;
   board: BoardRow;
   level: Level;
   actor: Actor;
@@ -49,6 +50,7 @@ export async function writeBoard<T>(
     const drafts: Draft[] = [];
     const result = await work({
       trx,
+      dialect,
       board,
       level,
       actor,

@@ -20,4 +20,14 @@ export class EventBus {
     this.#emitter.on('events', listener);
     return () => this.#emitter.off('events', listener);
   }
+
+  /** New notifications, each for one account. */
+  publishNotifications(items: ReadonlyArray<{ userId: string; notification: unknown }>): void {
+    if (items.length > 0) this.#emitter.emit('notifications', items);
+  }
+
+  subscribeNotifications(listener: (items: ReadonlyArray<{ userId: string; notification: unknown }>) => void): () => void {
+    this.#emitter.on('notifications', listener);
+    return () => this.#emitter.off('notifications', listener);
+  }
 }

@@ -3,10 +3,11 @@ import pg from 'pg';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database } from '../db/database.js';
 import { EVENTS_CHANNEL } from '../events/board-write.js';
+import { NOTIFICATIONS_CHANNEL, notificationsByIds } from '../features/notifications/notifications.service.js';
 import type { Hub } from './hub.js';
 
 /**
- * Hears every process's committed board versions through PostgreSQL
+ * Hears every process's committed board versions (and new notifications) through PostgreSQL
  * LISTEN/NOTIFY and hands them to the hub, which reads the events from the
  * log. A notification lost while the connection was down is caught up by a
  * sweep of the watched boards' versions, so an event can be late, never lost.
@@ -25,7 +26,9 @@ export function listenForEvents(
   const connect = async () => {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', (message) => {
-      if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
+      if (!message.payload) return;
+      if (message.channel === NOTIFICATIONS_CHANNEL) return void pushNotifications(message.payload);
+      if (message.channel !== EVENTS_CHANNEL) return;
       try {
         const { boardId, version, deleted } = JSON.parse(message.payload) as {
           boardId: number;
@@ -46,6 +49,7 @@ export function listenForEvents(
     try {
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await next.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
       if (stopped) return void (await next.end());
       client = next;
       await sweep();
@@ -53,6 +57,18 @@ export function listenForEvents(
       log.warn({ err: error }, 'event listener could not connect; retrying');
       void next.end().catch(() => undefined);
       schedule(2000);
+    }
+  };
+
+  // Notifications are pushed, not resumed: a lost one is still in the list the next time it is read.
+  const pushNotifications = async (payload: string) => {
+    try {
+      const { ids } = JSON.parse(payload) as { ids: number[] };
+      for (const { userId, notification } of await notificationsByIds(database.db, ids)) {
+        hub.sendToAccount(userId, { type: 'notification', notification });
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'notification push failed');
     }
   };
 

@@ -37,6 +37,7 @@ export const Card = Type.Intersect([
   CardListItem,
   Type.Object({
     boardId: Type.Integer(),
+    html: Type.String({ description: '`content` rendered: raw HTML off, only http(s), mailto and relative links' }),
     reminders: Type.Array(Type.Integer(), { description: 'minutes before the due date' }),
     archivedAt: NullableString,
   }),

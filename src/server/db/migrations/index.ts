@@ -4,6 +4,7 @@ import * as accounts from './0001_accounts.js';
 import * as boards from './0002_boards.js';
 import * as boardModel from './0003_board_model.js';
 import * as collaboration from './0004_collaboration.js';
+import * as notificationsJobs from './0005_notifications_jobs.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -13,6 +14,7 @@ const steps: Record<string, Step> = {
   '0002_boards': boards,
   '0003_board_model': boardModel,
   '0004_collaboration': collaboration,
+  '0005_notifications_jobs': notificationsJobs,
 };
 
 /**

@@ -6,6 +6,7 @@ import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
+import { uploadStore } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
@@ -67,16 +68,29 @@ export async function saveArea(
 
 /** Archives an area (its cards go with it, unmarked) or removes it and every card in it for good. */
 export async function deleteArea(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<Deps, 'config'>,
   actor: Actor,
   id: number,
   boardId: number,
   permanent: boolean,
 ): Promise<string> {
-  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const area = await repo.findArea(trx, id);
     if (!area || area.boardId !== board.id) throw notFound('Area not found');
     if (permanent) {
+      // The files of the area's cards go after the commit, unless something else still uses them.
+      const files = await trx
+        .selectFrom('attachments')
+        .innerJoin('cards', 'cards.id', 'attachments.cardId')
+        .select('attachments.storedName')
+        .where('cards.areaId', '=', area.id)
+        .execute();
+      afterCommit(() =>
+        uploadStore(deps.config.dataDir).removeIfUnreferenced(
+          deps.database.db,
+          files.map((f) => f.storedName),
+        ),
+      );
       await trx.deleteFrom('areas').where('id', '=', area.id).execute();
       await repo.closeGap(trx, area);
       emit('area.deleted', { areaId: area.id });

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { recordEvents, writeBoard } from '../../events/board-write.js';
+import { uploadStore } from '../../files/store.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { normalizeColor } from './color.js';
 import { presentBoard } from './boards.presenter.js';
@@ -66,14 +67,33 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
 }
 
 /** Archive (the default) or remove a board for good; owner only. */
-export async function deleteBoard(deps: ServiceDeps, actor: Actor, id: number, permanent: boolean): Promise<string> {
+export async function deleteBoard(
+  deps: ServiceDeps & Pick<Deps, 'config'>,
+  actor: Actor,
+  id: number,
+  permanent: boolean,
+): Promise<string> {
   return writeBoard(
     deps,
     actor,
     id,
     'owner',
-    async ({ trx, board, emit }) => {
+    async ({ trx, board, emit, afterCommit }) => {
       if (permanent) {
+        // Every attachment's file and every pasted picture of the board go after the commit, unless still used elsewhere.
+        const files = await trx
+          .selectFrom('attachments')
+          .innerJoin('cards', 'cards.id', 'attachments.cardId')
+          .select('attachments.storedName')
+          .where('cards.boardId', '=', board.id)
+          .union(trx.selectFrom('images').select('storedName').where('boardId', '=', board.id))
+          .execute();
+        afterCommit(() =>
+          uploadStore(deps.config.dataDir).removeIfUnreferenced(
+            deps.database.db,
+            files.map((f) => f.storedName),
+          ),
+        );
         const memberIds = await repo.memberIds(trx, board);
         await repo.deleteBoard(trx, board.id);
         emit('board.deleted', { boardId: board.id, memberIds });

@@ -1,5 +1,6 @@
 import type { Card, CardListItem } from '../../../shared/api/cards.js';
 import { checklistOf } from '../../../shared/checklist.js';
+import { renderMarkdown } from '../../../shared/markdown.js';
 import { toIso } from '../../db/dialect.js';
 import type { CardRow } from '../../db/schema.js';
 
@@ -43,6 +44,7 @@ export function presentCard(row: CardRow, extras: CardExtras & { reminders: numb
   return {
     ...presentListCard(row, extras),
     boardId: row.boardId,
+    html: renderMarkdown(row.content),
     reminders: extras.reminders,
     archivedAt: toIso(row.archivedAt),
   };

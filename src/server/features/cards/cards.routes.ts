@@ -5,6 +5,7 @@ import { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/
 import { ErrorBody, Id, Message, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { createCard, deleteCard, getCard, listCards, moveCard, updateCard } from './cards.service.js';
+import { duplicateCard } from './duplicate.js';
 
 const tags = ['Cards'];
 const writeErrors = { ...errorResponses, 409: ErrorBody };
@@ -57,6 +58,19 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => ({ card: await createCard(deps, request.actor, request.body) }),
+  );
+
+  r.post(
+    '/card-duplicate',
+    {
+      schema: {
+        tags,
+        summary: 'Copy a card right under the original, with its attachments (not its comments)',
+        body: Type.Object({ cardID: Id }),
+        response: { 200: Type.Object({ card: Card }), ...writeErrors },
+      },
+    },
+    async (request) => ({ card: await duplicateCard(deps, request.actor, request.body.cardID) }),
   );
 
   r.put(

@@ -7,17 +7,20 @@ import type { Updateable } from 'kysely';
 import type { CardRow, CardTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
+import { uploadStore } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
+import { texts } from '../../i18n/messages.js';
 import { recordActivity, type ActivityData, type ActivityType } from '../activity/activity.service.js';
+import { boardAudience, notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import * as repo from './cards.repository.js';
 import { closeGap, placeCard } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
 export async function loadCard(db: Db, row: CardRow): Promise<Card> {
@@ -71,7 +74,8 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
-  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+    const { trx, board, emit } = scope;
     const area = await writableArea(trx, board.id, input.areaId);
     const now = nowIso();
     const row = await trx
@@ -95,12 +99,38 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     await recordActivity(trx, row.id, actor.id, 'created', null);
     const card = await loadCard(trx, row);
     emit('card.created', { card });
+    await tellBoard(
+      scope,
+      deps,
+      card.id,
+      'card_created',
+      texts[deps.config.language].cardCreated({ actor: actor.name, card: name, board: board.name }),
+    );
     return card;
   });
 }
 
+/** A notification about a card for everyone on its board but the one who acted. */
+export async function tellBoard(
+  scope: WriteScope,
+  deps: ServiceDeps,
+  cardId: number,
+  type: NotificationType,
+  message: string,
+  recipients?: string[],
+) {
+  await notify(scope, deps, {
+    recipients: recipients ?? (await boardAudience(scope.trx, scope.board.id)),
+    type,
+    boardId: scope.board.id,
+    cardId,
+    message,
+    actor: scope.actor,
+  });
+}
+
 /** A card of this board that can take changes: 404 when gone, 409 when it or its area is archived. */
-async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
+export async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
   const card = await repo.findCard(db, cardId);
   if (!card || card.boardId !== boardId) throw notFound('Card not found');
   if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
@@ -148,10 +178,25 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     if (people !== undefined) {
       const { added, removed } = await setAssignees(trx, board.id, card.id, people);
       for (const assigneeId of added) await record('assigned', { assigneeId });
+      const t = texts[deps.config.language];
+      if (added.length > 0)
+        await tellBoard(
+          scope,
+          deps,
+          card.id,
+          'card_assigned',
+          t.cardAssigned({ actor: actor.name, card: changes.name ?? card.name }),
+          added,
+        );
       for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
     }
     if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
-    if (changes.status !== undefined && changes.status !== card.status) await record('status', { done: changes.status === 1 });
+    if (changes.status !== undefined && changes.status !== card.status) {
+      await record('status', { done: changes.status === 1 });
+      const p = { actor: actor.name, card: changes.name ?? card.name };
+      const t = texts[deps.config.language];
+      await tellBoard(scope, deps, card.id, 'card_status_changed', changes.status === 1 ? t.cardDone(p) : t.cardReopened(p));
+    }
     if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
     if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
       await record('repeat', { every: input.repeatEvery });
@@ -268,12 +313,25 @@ async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<
 }
 
 /** Archives a card, or removes it with everything on it (`permanent`). */
-export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
+export async function deleteCard(
+  deps: ServiceDeps & Pick<Deps, 'config'>,
+  actor: Actor,
+  cardId: number,
+  permanent: boolean,
+): Promise<string> {
   const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
-  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const card = await repo.findCard(trx, cardId);
     if (!card) throw notFound('Card not found');
     if (permanent) {
+      // The card's files go after the commit, unless another attachment or a picture still uses them.
+      const files = await trx.selectFrom('attachments').select('storedName').where('cardId', '=', card.id).execute();
+      afterCommit(() =>
+        uploadStore(deps.config.dataDir).removeIfUnreferenced(
+          deps.database.db,
+          files.map((f) => f.storedName),
+        ),
+      );
       const labelIds = (await trx.selectFrom('card_labels').select('labelId').where('cardId', '=', card.id).execute()).map(
         (r) => r.labelId,
       );
@@ -299,7 +357,8 @@ export async function moveCard(
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<void> {
   const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
-  await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+  await writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+    const { trx, board, emit } = scope;
     const card = await repo.findCard(trx, move.cardId);
     if (!card) throw notFound('Card not found');
     const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
@@ -308,7 +367,11 @@ export async function moveCard(
     if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
     if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
     await placeCard(trx, card, to.id, move.newIndex);
-    if (from.id !== to.id) await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
+    if (from.id !== to.id) {
+      await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
+      const message = texts[deps.config.language].cardMoved({ actor: actor.name, card: card.name, from: from.name, to: to.name });
+      await tellBoard(scope, deps, card.id, 'card_moved', message);
+    }
     const moved = await loadCard(trx, (await repo.findCard(trx, card.id))!);
     emit('card.moved', { card: moved, fromAreaId: from.id, toAreaId: to.id, newIndex: moved.sort });
   });

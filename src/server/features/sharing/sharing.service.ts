@@ -1,4 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
+import { texts } from '../../i18n/messages.js';
+import { enqueue } from '../../jobs/runner.js';
+import { invitationMail } from '../../mail/templates.js';
+import { notify } from '../notifications/notifications.service.js';
 import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '../../../shared/api/sharing.js';
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/policy.js';
@@ -9,7 +14,9 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { loadCard } from '../cards/cards.service.js';
 import * as repo from './sharing.repository.js';
 
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** How long an invitation link stays valid. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -57,14 +64,15 @@ export async function invite(deps: ServiceDeps, actor: Actor, input: InviteWrite
   await writeBoard(deps, actor, input.boardId, 'owner', async (scope) => {
     const { trx } = scope;
     const account = 'userId' in who ? await repo.findAccountById(trx, who.userId) : await repo.findAccountByMail(trx, who.mail);
-    if (account) return grant(scope, account, input.permission);
+    if (account) return grant(scope, deps, account, input.permission);
     if ('userId' in who) throw badRequest('body: userId is not an account');
-    return inviteByMail(scope, who.mail, input.permission);
+    return inviteByMail(scope, deps.config, who.mail, input.permission);
   });
 }
 
 /** Makes the account a member with this permission; the owner hears nothing when nothing changes. */
-async function grant({ trx, board, emit }: WriteScope, account: repo.Account, permission: Permission): Promise<void> {
+async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account, permission: Permission): Promise<void> {
+  const { trx, board, emit, actor } = scope;
   // Only the owner invites, so the owner is the caller.
   if (account.id === board.ownerId) throw badRequest('You cannot invite yourself');
   // Someone with access needs no invitation link any more.
@@ -75,6 +83,16 @@ async function grant({ trx, board, emit }: WriteScope, account: repo.Account, pe
   else await repo.addMember(trx, board.id, account.id, permission, nowIso());
   const member = presentMember({ id: account.id, name: account.name, image: account.image, permission });
   emit(existing ? 'member.updated' : 'member.added', { member });
+  if (!existing) {
+    await notify(scope, deps, {
+      recipients: [account.id],
+      type: 'invitation',
+      boardId: board.id,
+      cardId: null,
+      message: texts[deps.config.language].invitation({ actor: actor.name, board: board.name }),
+      actor,
+    });
+  }
 }
 
 /**
@@ -82,13 +100,28 @@ async function grant({ trx, board, emit }: WriteScope, account: repo.Account, pe
  * time (only its hash is kept), valid for seven days. Nothing goes to viewers:
  * the address is for the owner's eyes only.
  */
-async function inviteByMail({ trx, board, actor }: WriteScope, mail: string, permission: Permission): Promise<void> {
+async function inviteByMail(
+  { trx, board, actor }: WriteScope,
+  config: Config,
+  mail: string,
+  permission: Permission,
+): Promise<void> {
   const now = nowIso();
-  // The token goes out by e-mail once invitation mails exist; it is never stored or returned.
+  // The token leaves only in the mail; the database keeps its hash.
   const token = randomBytes(32).toString('hex');
+  const link = `${config.baseUrl}/invite/${token}`;
+  const days = INVITE_TTL_MS / 86_400_000;
+  // Queued in this transaction and sent by the job runner: the answer does not wait for a mail server.
+  await enqueue(
+    trx,
+    'mail',
+    `mail:${randomUUID()}`,
+    { ...invitationMail(config.language, mail, { actor: actor.name, board: board.name, link, days }) },
+    new Date(),
+  );
   const values = {
     permission,
-    tokenHash: createHash('sha256').update(token).digest('hex'),
+    tokenHash: hashToken(token),
     invitedBy: actor.id,
     expiresAt: new Date(Date.parse(now) + INVITE_TTL_MS).toISOString(),
   };

@@ -1,0 +1,179 @@
+import type { Card } from '../../../shared/api/cards.js';
+import { texts } from '../../i18n/messages.js';
+import type { Actor } from '../../auth/actor.js';
+import { boardIdOf, requireBoard } from '../../access/policy.js';
+import type { Db } from '../../db/database.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { CardRow } from '../../db/schema.js';
+import type { Deps } from '../../deps.js';
+import { writeBoard } from '../../events/board-write.js';
+import { uploadStore } from '../../files/store.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { writableArea } from '../areas/areas.service.js';
+import { loadCard, tellBoard } from './cards.service.js';
+import { findCard, shiftCards } from './cards.repository.js';
+
+type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
+
+/** Past the last possible sort (the largest 32-bit integer both databases compare with). */
+const END = 2_147_483_647;
+
+/** A card that can be copied: on this board, not archived, in an area that is not archived. */
+async function copyableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
+  const card = await findCard(db, cardId);
+  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
+  await writableArea(db, boardId, card.areaId);
+  return card;
+}
+
+/**
+ * Copies a card right under the original: content, due date and repeat,
+ * reminders, assignees in their order, labels and attachments (each stored
+ * file copied under a new name). Comments and history stay with the
+ * original; the copy's history starts with `created {duplicatedFrom}`.
+ *
+ * The files are copied before the write transaction (so a large copy never
+ * holds the board's write lock); copies the transaction does not use, or all
+ * of them when it fails, are removed again.
+ */
+export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
+  const { db, dialect } = deps.database;
+  const boardId = await boardIdOf(db, 'cards', cardId);
+  const { board } = await requireBoard(db, dialect, actor, boardId, 'edit');
+  if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
+  await copyableCard(db, boardId, cardId);
+
+  const store = uploadStore(deps.config.dataDir);
+  const stored = await db
+    .selectFrom('attachments')
+    .select(['id', 'storedName'])
+    .where('cardId', '=', cardId)
+    .where('storedName', 'is not', null)
+    .orderBy('id')
+    .execute();
+  /** Attachment id → the copy of its file; a file missing on disk has no copy and its row is skipped. */
+  const copies = new Map<number, string>();
+  try {
+    for (const { id, storedName } of stored) {
+      const copy = storedName === null ? null : await store.copy(storedName);
+      if (copy !== null) copies.set(id, copy);
+    }
+  } catch (error) {
+    await store.remove(copies.values());
+    throw error;
+  }
+
+  const used = new Set<string>();
+  let card: Card;
+  try {
+    card = await writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+      const { trx, board, emit } = scope;
+      const original = await copyableCard(trx, board.id, cardId);
+      const now = nowIso();
+      await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
+      const row = await trx
+        .insertInto('cards')
+        .values({
+          areaId: original.areaId,
+          boardId: board.id,
+          name: original.name,
+          content: original.content,
+          status: original.status,
+          sort: original.sort + 1,
+          dueDate: toIso(original.dueDate),
+          repeatEvery: original.repeatEvery,
+          repeatAnchor: toIso(original.repeatAnchor),
+          repeatAreaId: original.repeatAreaId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+
+      await trx
+        .insertInto('card_labels')
+        .columns(['cardId', 'labelId'])
+        .expression((eb) =>
+          eb
+            .selectFrom('card_labels')
+            .select([eb.val(row.id).as('cardId'), 'labelId'])
+            .where('cardId', '=', original.id),
+        )
+        .execute();
+      const people = await trx
+        .selectFrom('card_assignees')
+        .select('userId')
+        .where('cardId', '=', original.id)
+        .orderBy('id')
+        .execute();
+      if (people.length > 0)
+        await trx
+          .insertInto('card_assignees')
+          .values(people.map((p) => ({ cardId: row.id, userId: p.userId, createdAt: now })))
+          .execute();
+      const reminders = await trx
+        .selectFrom('card_reminders')
+        .select('minutesBefore')
+        .where('cardId', '=', original.id)
+        .execute();
+      if (reminders.length > 0)
+        await trx
+          .insertInto('card_reminders')
+          .values(reminders.map((r) => ({ cardId: row.id, minutesBefore: r.minutesBefore })))
+          .execute();
+
+      const attachments = await trx
+        .selectFrom('attachments')
+        .selectAll()
+        .where('cardId', '=', original.id)
+        .orderBy('id')
+        .execute();
+      for (const a of attachments) {
+        // A linked attachment is copied as it is; a stored one only when its file was copied.
+        const storedName = a.storedName === null ? null : copies.get(a.id);
+        if (storedName === undefined || (storedName === null && a.url === null)) continue;
+        if (storedName !== null) used.add(storedName);
+        await insertAttachment(trx, row.id, a, storedName, now);
+      }
+
+      await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
+      const card = await loadCard(trx, row);
+      emit('card.created', { card });
+      const message = texts[deps.config.language].cardCreated({ actor: actor.name, card: card.name, board: board.name });
+      await tellBoard(scope, deps, card.id, 'card_created', message);
+      return card;
+    });
+  } catch (error) {
+    await store.remove(copies.values());
+    throw error;
+  }
+  // Copies of attachments removed meanwhile: nothing refers to them.
+  await store
+    .remove([...copies.values()].filter((name) => !used.has(name)))
+    .catch((error: unknown) => deps.log.error({ err: error }, 'removing unused copies failed'));
+  return card;
+}
+
+async function insertAttachment(
+  trx: Db,
+  cardId: number,
+  a: { filename: string; filetype: string; filesize: number; url: string | null; userId: string | null },
+  storedName: string | null,
+  now: string,
+): Promise<void> {
+  await trx
+    .insertInto('attachments')
+    .values({
+      cardId,
+      filename: a.filename,
+      filetype: a.filetype,
+      filesize: a.filesize,
+      storedName,
+      url: storedName === null ? a.url : null,
+      userId: a.userId,
+      createdAt: now,
+    })
+    .execute();
+}

@@ -1,0 +1,19 @@
+import type { Comment } from '../../../shared/api/comments.js';
+import { renderMarkdown } from '../../../shared/markdown.js';
+import { toIso } from '../../db/dialect.js';
+import type { CommentRecord } from './comments.repository.js';
+
+/** Row → API shape; `html` is the Markdown rendered, `authorName` the live name while the account exists. */
+export function presentComment(row: CommentRecord): Comment {
+  const author =
+    row.userId !== null && row.userName !== null ? { id: row.userId, name: row.userName, image: row.userImage } : null;
+  return {
+    id: row.id,
+    author,
+    authorName: author?.name ?? row.authorName,
+    content: row.content,
+    html: renderMarkdown(row.content),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Db } from '../../db/database.js';
+
+/** A comment row with what its presentation needs: its card's board and the author's account, if any. */
+export interface CommentRecord {
+  id: number;
+  cardId: number;
+  boardId: number;
+  userId: string | null;
+  authorName: string | null;
+  content: string;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+  userName: string | null;
+  userImage: string | null;
+}
+
+function selectComments(db: Db) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('cards', 'cards.id', 'comments.cardId')
+    .leftJoin('user', 'user.id', 'comments.userId')
+    .select([
+      'comments.id',
+      'comments.cardId',
+      'cards.boardId',
+      'comments.userId',
+      'comments.authorName',
+      'comments.content',
+      'comments.createdAt',
+      'comments.updatedAt',
+      'user.name as userName',
+      'user.image as userImage',
+    ]);
+}
+
+export async function findComment(db: Db, id: number): Promise<CommentRecord | undefined> {
+  return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
+}
+
+/** A card's comments, oldest first. */
+export async function commentsOfCard(db: Db, cardId: number): Promise<CommentRecord[]> {
+  return selectComments(db).where('comments.cardId', '=', cardId).orderBy('comments.id').execute();
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Id, NullableString, Success, errorResponses } from '../../../shared/api/common.js';
+import type { Deps } from '../../deps.js';
+import { badRequest } from '../../http/errors.js';
+import { listNotifications, markRead, unreadCardIds } from './notifications.service.js';
+
+const tags = ['Notifications'];
+
+const Notification = Type.Object({
+  id: Type.Integer(),
+  type: Type.String(),
+  boardId: Type.Union([Type.Integer(), Type.Null()]),
+  cardId: Type.Union([Type.Integer(), Type.Null()]),
+  message: Type.String(),
+  isRead: Type.Boolean(),
+  createdAt: Type.String(),
+  actorName: Type.Optional(Type.String()),
+  actorImage: Type.Optional(NullableString),
+  actorType: Type.Optional(Type.String()),
+});
+
+export function notificationRoutes(app: FastifyInstance, deps: Deps): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = deps.database;
+
+  r.get(
+    '/notifications',
+    {
+      schema: {
+        tags,
+        summary: 'My notifications, newest first; with unreadCards, only the ids of cards with unread ones',
+        querystring: Type.Object({
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+          before: Type.Optional(Id),
+          unreadCards: Type.Optional(Type.String()),
+          boardId: Type.Optional(Id),
+        }),
+        response: {
+          200: Type.Union([
+            Type.Object({ notifications: Type.Array(Notification), hasMore: Type.Boolean(), unreadCount: Type.Integer() }),
+            Type.Object({ cardIds: Type.Array(Type.Integer()) }),
+          ]),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { limit, before, unreadCards, boardId } = request.query;
+      if (unreadCards !== undefined) return { cardIds: await unreadCardIds(db, request.actor.id, boardId) };
+      return listNotifications(db, request.actor.id, { limit, before });
+    },
+  );
+
+  r.patch(
+    '/notifications',
+    {
+      schema: {
+        tags,
+        summary: 'Mark read: all about a card (cardId), a board’s own notifications (boardId), or one (id)',
+        querystring: Type.Object({ cardId: Type.Optional(Id), boardId: Type.Optional(Id), id: Type.Optional(Id) }),
+        response: { 200: Success, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const given = (['cardId', 'boardId', 'id'] as const).filter((k) => request.query[k] !== undefined);
+      if (given.length !== 1) throw badRequest('query: give exactly one of cardId, boardId, id');
+      await markRead(db, request.actor.id, request.query);
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,18 @@
+import type { Deps } from '../deps.js';
+import { sendDigests } from '../features/notifications/digest.js';
+import { fireDueReminders } from '../features/notifications/reminders.js';
+import type { Mail, Mailer } from '../mail/mailer.js';
+import { pruneEvents } from '../realtime/event-log.js';
+import { JobRunner, type Clock } from './runner.js';
+
+const MINUTE = 60_000;
+
+/** The runner with every kind of job the service has. */
+export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobRunner {
+  const runner = new JobRunner(deps.database, deps.log, clock);
+  runner.register('mail', async ({ payload }) => mailer.send(payload as unknown as Mail));
+  runner.register('due-reminders', async ({ now }) => void (await fireDueReminders(deps, now)), MINUTE);
+  runner.register('digest', async ({ now }) => void (await sendDigests(deps, now)), 15 * MINUTE);
+  runner.register('prune-events', async ({ now }) => void (await pruneEvents(deps.database.db, now)), 6 * 60 * MINUTE);
+  return runner;
+}

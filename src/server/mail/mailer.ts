@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP when `SMTP_URL` is set; otherwise each mail becomes an `.eml` file in
+ * `DATA_DIR/outbox/` (and a log line), so nothing is lost on an instance
+ * without a mail server and an administrator can still deliver by hand.
+ */
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir' | 'baseUrl'>, log: FastifyBaseLogger): Mailer {
+  const from = `Tavla <no-reply@${new URL(config.baseUrl).hostname}>`;
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from, ...mail });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const outbox = path.join(config.dataDir, 'outbox');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = (await transport.sendMail({ from, ...mail })) as { message: Buffer };
+      await mkdir(outbox, { recursive: true });
+      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+      await writeFile(file, info.message);
+      log.info({ file, subject: mail.subject }, 'mail written to the outbox (no SMTP_URL set)');
+    },
+    close: () => transport.close(),
+  };
+}
