@@ -23,6 +23,9 @@ export interface WriteScope {
   afterCommit: (work: () => Promise<void>) => void;
 }
 
+/** What a change needs that no caller's rights decide (removals by the retention job). */
+export type SystemScope = Pick<WriteScope, 'trx' | 'dialect' | 'board' | 'emit' | 'afterCommit'>;
+
 interface Draft {
   name: BoardEventName;
   data: BoardEventMap[BoardEventName];
@@ -63,6 +66,42 @@ export async function writeBoard<T>(
   deps.bus.publish(events);
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return result;
+}
+
+/**
+ * The write path for the service's own work (retention): the same lock,
+ * events and after-commit steps as `writeBoard`, without a caller whose
+ * access is checked; the events carry no actor.
+ */
+export async function systemWrite<T>(
+  deps: Pick<Deps, 'database' | 'bus' | 'log'>,
+  boardId: number,
+  work: (scope: SystemScope) => Promise<T>,
+): Promise<T | undefined> {
+  const { db, dialect } = deps.database;
+  const after: Array<() => Promise<void>> = [];
+  const outcome = await db.transaction().execute(async (trx) => {
+    const board = await trx
+      .selectFrom('boards')
+      .selectAll()
+      .where('id', '=', boardId)
+      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+    if (!board) return undefined;
+    const drafts: Draft[] = [];
+    const result = await work({
+      trx,
+      dialect,
+      board,
+      emit: (name, data) => drafts.push({ name, data }),
+      afterCommit: (fn) => after.push(fn),
+    });
+    return { result, events: await recordEvents(trx, dialect, board, null, drafts) };
+  });
+  if (!outcome) return undefined;
+  deps.bus.publish(outcome.events);
+  for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+  return outcome.result;
 }
 
 /** Raises the board's version by one per event and stores each event row. */

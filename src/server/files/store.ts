@@ -200,6 +200,16 @@ export class UploadStore {
 
 const stores = new Map<string, UploadStore>();
 
+/** Removes these stored files once the transaction that dropped their rows has committed, unless something still uses them. */
+export function discardAfterCommit(
+  afterCommit: (work: () => Promise<void>) => void,
+  deps: { config: { dataDir: string }; database: { db: Db } },
+  storedNames: Array<string | null>,
+): void {
+  const names = storedNames.filter((n): n is string => n !== null);
+  if (names.length > 0) afterCommit(() => uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, names));
+}
+
 /** The upload store of a data directory. */
 export function uploadStore(dataDir: string): UploadStore {
   let store = stores.get(dataDir);

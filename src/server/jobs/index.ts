@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { purgeArchived } from '../features/archive/retention.js';
 import { sendDigests } from '../features/notifications/digest.js';
 import { fireDueReminders } from '../features/notifications/reminders.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
@@ -13,6 +14,8 @@ export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobR
   runner.register('mail', async ({ payload }) => mailer.send(payload as unknown as Mail));
   runner.register('due-reminders', async ({ now }) => void (await fireDueReminders(deps, now)), MINUTE);
   runner.register('digest', async ({ now }) => void (await sendDigests(deps, now)), 15 * MINUTE);
+  if (deps.config.archiveRetentionDays > 0)
+    runner.register('archive-retention', async ({ now }) => void (await purgeArchived(deps, now)), 24 * 60 * MINUTE);
   runner.register('prune-events', async ({ now }) => void (await pruneEvents(deps.database.db, now)), 6 * 60 * MINUTE);
   return runner;
 }

@@ -5,8 +5,9 @@ import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { writeBoard } from '../../events/board-write.js';
-import { uploadStore } from '../../files/store.js';
+import { writeBoard, type SystemScope } from '../../events/board-write.js';
+import { boardLabels, pruneUnusedLabels } from '../labels/labels.service.js';
+import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
@@ -78,22 +79,7 @@ export async function deleteArea(
     const area = await repo.findArea(trx, id);
     if (!area || area.boardId !== board.id) throw notFound('Area not found');
     if (permanent) {
-      // The files of the area's cards go after the commit, unless something else still uses them.
-      const files = await trx
-        .selectFrom('attachments')
-        .innerJoin('cards', 'cards.id', 'attachments.cardId')
-        .select('attachments.storedName')
-        .where('cards.areaId', '=', area.id)
-        .execute();
-      afterCommit(() =>
-        uploadStore(deps.config.dataDir).removeIfUnreferenced(
-          deps.database.db,
-          files.map((f) => f.storedName),
-        ),
-      );
-      await trx.deleteFrom('areas').where('id', '=', area.id).execute();
-      await repo.closeGap(trx, area);
-      emit('area.deleted', { areaId: area.id });
+      await removeArea({ trx, board, emit, afterCommit }, deps, area);
       return 'Area deleted permanently';
     }
     if (area.archivedAt === null) {
@@ -102,6 +88,48 @@ export async function deleteArea(
     }
     return 'Area archived';
   });
+}
+
+/**
+ * Removes an area with every card in it; the labels only those cards wore go
+ * too, and the files after the commit unless still used elsewhere.
+ */
+export async function removeArea(
+  scope: Pick<SystemScope, 'trx' | 'board' | 'emit' | 'afterCommit'>,
+  deps: Pick<Deps, 'config' | 'database'>,
+  area: AreaRow,
+): Promise<void> {
+  const { trx, board, emit } = scope;
+  const files = await trx
+    .selectFrom('attachments')
+    .innerJoin('cards', 'cards.id', 'attachments.cardId')
+    .select('attachments.storedName')
+    .where('cards.areaId', '=', area.id)
+    .execute();
+  discardAfterCommit(
+    scope.afterCommit,
+    deps,
+    files.map((f) => f.storedName),
+  );
+  const labelIds = await trx
+    .selectFrom('card_labels')
+    .innerJoin('cards', 'cards.id', 'card_labels.cardId')
+    .select('card_labels.labelId')
+    .distinct()
+    .where('cards.areaId', '=', area.id)
+    .execute();
+  await trx.deleteFrom('areas').where('id', '=', area.id).execute();
+  await repo.closeGap(trx, area);
+  emit('area.deleted', { areaId: area.id });
+  if (
+    await pruneUnusedLabels(
+      trx,
+      board.id,
+      labelIds.map((l) => l.labelId),
+    )
+  ) {
+    emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+  }
 }
 
 /**

@@ -4,8 +4,8 @@ import { atLeast, requireBoard } from '../../access/policy.js';
 import { nowIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { recordEvents, writeBoard } from '../../events/board-write.js';
-import { uploadStore } from '../../files/store.js';
+import { recordEvents, writeBoard, type SystemScope } from '../../events/board-write.js';
+import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { normalizeColor } from './color.js';
 import { presentBoard } from './boards.presenter.js';
@@ -80,23 +80,7 @@ export async function deleteBoard(
     'owner',
     async ({ trx, board, emit, afterCommit }) => {
       if (permanent) {
-        // Every attachment's file and every pasted picture of the board go after the commit, unless still used elsewhere.
-        const files = await trx
-          .selectFrom('attachments')
-          .innerJoin('cards', 'cards.id', 'attachments.cardId')
-          .select('attachments.storedName')
-          .where('cards.boardId', '=', board.id)
-          .union(trx.selectFrom('images').select('storedName').where('boardId', '=', board.id))
-          .execute();
-        afterCommit(() =>
-          uploadStore(deps.config.dataDir).removeIfUnreferenced(
-            deps.database.db,
-            files.map((f) => f.storedName),
-          ),
-        );
-        const memberIds = await repo.memberIds(trx, board);
-        await repo.deleteBoard(trx, board.id);
-        emit('board.deleted', { boardId: board.id, memberIds });
+        await removeBoard({ trx, board, emit, afterCommit }, deps);
         return 'Board deleted permanently';
       }
       if (board.archivedAt === null) {
@@ -107,6 +91,29 @@ export async function deleteBoard(
     },
     { allowArchived: true },
   );
+}
+
+/** Removes a board and everything on it; its files go after the commit, unless still used elsewhere. */
+export async function removeBoard(
+  scope: Pick<SystemScope, 'trx' | 'board' | 'emit' | 'afterCommit'>,
+  deps: Pick<Deps, 'config' | 'database'>,
+): Promise<void> {
+  const { trx, board } = scope;
+  const files = await trx
+    .selectFrom('attachments')
+    .innerJoin('cards', 'cards.id', 'attachments.cardId')
+    .select('attachments.storedName')
+    .where('cards.boardId', '=', board.id)
+    .union(trx.selectFrom('images').select('storedName').where('boardId', '=', board.id))
+    .execute();
+  discardAfterCommit(
+    scope.afterCommit,
+    deps,
+    files.map((f) => f.storedName),
+  );
+  const memberIds = await repo.memberIds(trx, board);
+  await repo.deleteBoard(trx, board.id);
+  scope.emit('board.deleted', { boardId: board.id, memberIds });
 }
 
 /** A board shows an image or a colour, never both; the later-named wins when both are sent. */

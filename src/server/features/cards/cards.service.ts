@@ -6,8 +6,8 @@ import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';
 import type { CardRow, CardTable } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
-import { writeBoard, type WriteScope } from '../../events/board-write.js';
-import { uploadStore } from '../../files/store.js';
+import { writeBoard, type SystemScope, type WriteScope } from '../../events/board-write.js';
+import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
@@ -324,21 +324,7 @@ export async function deleteCard(
     const card = await repo.findCard(trx, cardId);
     if (!card) throw notFound('Card not found');
     if (permanent) {
-      // The card's files go after the commit, unless another attachment or a picture still uses them.
-      const files = await trx.selectFrom('attachments').select('storedName').where('cardId', '=', card.id).execute();
-      afterCommit(() =>
-        uploadStore(deps.config.dataDir).removeIfUnreferenced(
-          deps.database.db,
-          files.map((f) => f.storedName),
-        ),
-      );
-      const labelIds = (await trx.selectFrom('card_labels').select('labelId').where('cardId', '=', card.id).execute()).map(
-        (r) => r.labelId,
-      );
-      await trx.deleteFrom('cards').where('id', '=', card.id).execute();
-      await closeGap(trx, card);
-      emit('card.deleted', { cardId: card.id, areaId: card.areaId });
-      if (await pruneUnusedLabels(trx, board.id, labelIds)) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+      await removeCard({ trx, board, emit, afterCommit }, deps, card);
       return 'Card deleted permanently';
     }
     if (card.archivedAt !== null) return 'Card archived';
@@ -348,6 +334,28 @@ export async function deleteCard(
     emit('card.archived', { cardId: card.id, areaId: card.areaId });
     return 'Card archived';
   });
+}
+
+/** Removes a card with its comments, attachments (files after the commit) and the labels only it wore. */
+export async function removeCard(
+  scope: Pick<SystemScope, 'trx' | 'board' | 'emit' | 'afterCommit'>,
+  deps: Pick<Deps, 'config' | 'database'>,
+  card: CardRow,
+): Promise<void> {
+  const { trx, board, emit } = scope;
+  const files = await trx.selectFrom('attachments').select('storedName').where('cardId', '=', card.id).execute();
+  discardAfterCommit(
+    scope.afterCommit,
+    deps,
+    files.map((f) => f.storedName),
+  );
+  const labelIds = (await trx.selectFrom('card_labels').select('labelId').where('cardId', '=', card.id).execute()).map(
+    (r) => r.labelId,
+  );
+  await trx.deleteFrom('cards').where('id', '=', card.id).execute();
+  await closeGap(trx, card);
+  emit('card.deleted', { cardId: card.id, areaId: card.areaId });
+  if (await pruneUnusedLabels(trx, board.id, labelIds)) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
 }
 
 /** Moves a card to `newIndex` among the visible cards of `toAreaId` (its own area for a reorder). */
