@@ -12,3 +12,6 @@ export interface Deps {
   bus: EventBus;
   log: FastifyBaseLogger;
 }
+
+/** What services need: the database, the event bus, the log and the configuration. */
+export type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;

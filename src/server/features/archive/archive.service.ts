@@ -3,15 +3,13 @@ import { boardIdOf, requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
-import type { Deps } from '../../deps.js';
+import type { ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { notFound } from '../../http/errors.js';
 import { presentOne } from '../areas/areas.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { loadCard, visibleCards } from '../cards/cards.service.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 /** What was archived on one board: areas with the cards that went with them, and cards archived on their own. */
 export async function boardArchive(deps: ServiceDeps, actor: Actor, boardId: number) {

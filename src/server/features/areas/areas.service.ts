@@ -4,15 +4,13 @@ import { requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope } from '../../events/board-write.js';
 import { boardLabels, pruneUnusedLabels } from '../labels/labels.service.js';
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 export async function listAreas(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Area[]> {
   const { db, dialect } = deps.database;
@@ -69,7 +67,7 @@ export async function saveArea(
 
 /** Archives an area (its cards go with it, unmarked) or removes it and every card in it for good. */
 export async function deleteArea(
-  deps: ServiceDeps & Pick<Deps, 'config'>,
+  deps: ServiceDeps,
   actor: Actor,
   id: number,
   boardId: number,

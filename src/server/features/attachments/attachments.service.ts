@@ -5,14 +5,12 @@ import { requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { BoardRow, CardRow } from '../../db/schema.js';
-import type { Deps } from '../../deps.js';
+import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { uploadStore, extensionOf, safeFilename, type OpenedFile, type SavedFile } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableArea } from '../areas/areas.service.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 /** A file part of a multipart request: its stream and what the client said about it. */
 export interface IncomingFile {

@@ -3,15 +3,13 @@ import type { Actor } from '../../auth/actor.js';
 import { atLeast, requireBoard } from '../../access/policy.js';
 import { nowIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, ServiceDeps } from '../../deps.js';
 import { recordEvents, writeBoard, type SystemScope } from '../../events/board-write.js';
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { normalizeColor } from './color.js';
 import { presentBoard } from './boards.presenter.js';
 import * as repo from './boards.repository.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 export async function listBoards(deps: ServiceDeps, actor: Actor, shared: boolean): Promise<Board[]> {
   const rows = shared ? await repo.listShared(deps.database.db, actor.id) : await repo.listOwned(deps.database.db, actor.id);
@@ -67,12 +65,7 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
 }
 
 /** Archive (the default) or remove a board for good; owner only. */
-export async function deleteBoard(
-  deps: ServiceDeps & Pick<Deps, 'config'>,
-  actor: Actor,
-  id: number,
-  permanent: boolean,
-): Promise<string> {
+export async function deleteBoard(deps: ServiceDeps, actor: Actor, id: number, permanent: boolean): Promise<string> {
   return writeBoard(
     deps,
     actor,

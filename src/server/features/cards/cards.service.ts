@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';
 import type { CardRow, CardTable } from '../../db/schema.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope, type WriteScope } from '../../events/board-write.js';
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -19,8 +19,6 @@ import { presentCard, presentListCard } from './cards.presenter.js';
 import * as repo from './cards.repository.js';
 import { closeGap, placeCard } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
 export async function loadCard(db: Db, row: CardRow): Promise<Card> {
@@ -313,12 +311,7 @@ async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<
 }
 
 /** Archives a card, or removes it with everything on it (`permanent`). */
-export async function deleteCard(
-  deps: ServiceDeps & Pick<Deps, 'config'>,
-  actor: Actor,
-  cardId: number,
-  permanent: boolean,
-): Promise<string> {
+export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
   const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
   return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const card = await repo.findCard(trx, cardId);

@@ -5,7 +5,7 @@ import { boardIdOf, requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { CardRow } from '../../db/schema.js';
-import type { Deps } from '../../deps.js';
+import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { uploadStore } from '../../files/store.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -13,8 +13,6 @@ import { recordActivity } from '../activity/activity.service.js';
 import { writableArea } from '../areas/areas.service.js';
 import { loadCard, tellBoard } from './cards.service.js';
 import { findCard, shiftCards } from './cards.repository.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 /** Past the last possible sort (the largest 32-bit integer both databases compare with). */
 const END = 2_147_483_647;

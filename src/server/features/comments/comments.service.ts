@@ -5,15 +5,13 @@ import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
-import type { Deps } from '../../deps.js';
+import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { badRequest, forbidden, notFound } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableCard } from '../cards/cards.service.js';
 import { presentComment } from './comments.presenter.js';
 import * as repo from './comments.repository.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 /** The trimmed Markdown, or 400 when it is blank or longer than the limit (counted in characters, as JSON Schema does). */
 function validContent(raw: string): string {

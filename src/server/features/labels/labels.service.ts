@@ -2,12 +2,11 @@ import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
-import type { Deps } from '../../deps.js';
+import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { badRequest } from '../../http/errors.js';
 
 export const MAX_LABELS = 30;
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log'>;
 export type Label = { id: number; name: string };
 
 export function boardLabels(db: Db, boardId: number): Promise<Label[]> {

@@ -8,13 +8,11 @@ import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/policy.js';
 import { nowIso, toIso } from '../../db/dialect.js';
-import type { Deps } from '../../deps.js';
+import type { ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { loadCard } from '../cards/cards.service.js';
 import * as repo from './sharing.repository.js';
-
-type ServiceDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
