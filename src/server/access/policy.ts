@@ -1,7 +1,8 @@
 import type { Actor } from '../auth/actor.js';
 import type { Db } from '../db/database.js';
 import type { DialectName } from '../db/dialect.js';
-import type { BoardRow } from '../db/schema.js';
+import { hotQuery } from '../db/hot-query.js';
+import type { AreaRow, BoardRow } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 
 export type Level = 'none' | 'read' | 'edit' | 'owner';
@@ -37,6 +38,20 @@ export interface BoardAccess {
  * the board row stays locked until the transaction ends, which serialises
  * every write to one board on PostgreSQL (SQLite has a single writer anyway).
  */
+const boardQuery = (db: Db, actorId: string, boardId: number) =>
+  db
+    .selectFrom('boards')
+    .leftJoin('board_members', (join) =>
+      join.onRef('board_members.boardId', '=', 'boards.id').on('board_members.userId', '=', actorId),
+    )
+    .selectAll('boards')
+    .select('board_members.permission')
+    .where('boards.id', '=', boardId);
+const boardWithPermission = hotQuery(boardQuery);
+const boardForUpdate = hotQuery((db: Db, actorId: string, boardId: number) =>
+  boardQuery(db, actorId, boardId).forUpdate(['boards']),
+);
+
 export async function requireBoard(
   db: Db,
   dialect: DialectName,
@@ -45,16 +60,7 @@ export async function requireBoard(
   needed: RequiredLevel,
   lock = false,
 ): Promise<BoardAccess> {
-  const row = await db
-    .selectFrom('boards')
-    .leftJoin('board_members', (join) =>
-      join.onRef('board_members.boardId', '=', 'boards.id').on('board_members.userId', '=', actor.id),
-    )
-    .selectAll('boards')
-    .select('board_members.permission')
-    .where('boards.id', '=', boardId)
-    .$if(lock && dialect === 'postgres', (q) => q.forUpdate(['boards']))
-    .executeTakeFirst();
+  const [row] = await (lock && dialect === 'postgres' ? boardForUpdate : boardWithPermission)(db, actor.id, boardId);
   if (!row) throw notFound();
   const { permission, ...board } = row;
   const level = levelOf(board, actor.id, permission);
@@ -68,4 +74,49 @@ export async function boardIdOf(db: Db, table: 'areas' | 'cards', id: number): P
   const row = await db.selectFrom(table).select('boardId').where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(table === 'areas' ? 'Area not found' : 'Card not found');
   return row.boardId;
+}
+
+const areaWithPermission = hotQuery((db: Db, actorId: string, areaId: number) =>
+  db
+    .selectFrom('areas')
+    .innerJoin('boards', 'boards.id', 'areas.boardId')
+    .leftJoin('board_members', (join) =>
+      join.onRef('board_members.boardId', '=', 'boards.id').on('board_members.userId', '=', actorId),
+    )
+    .selectAll('boards')
+    .select([
+      'board_members.permission',
+      'areas.id as areaId',
+      'areas.name as areaName',
+      'areas.sort as areaSort',
+      'areas.archivedAt as areaArchivedAt',
+      'areas.createdAt as areaCreatedAt',
+      'areas.updatedAt as areaUpdatedAt',
+    ])
+    .where('areas.id', '=', areaId),
+);
+
+/** An area with its board and the caller's level on it, in one query; the same refusals as `requireBoard`. */
+export async function requireArea(
+  db: Db,
+  actor: Actor,
+  areaId: number,
+  needed: RequiredLevel,
+): Promise<BoardAccess & { area: AreaRow }> {
+  const [row] = await areaWithPermission(db, actor.id, areaId);
+  if (!row) throw notFound('Area not found');
+  const { permission, areaId: id, areaName, areaSort, areaArchivedAt, areaCreatedAt, areaUpdatedAt, ...board } = row;
+  const level = levelOf(board, actor.id, permission);
+  if (level === 'none') throw notFound('Area not found');
+  if (!atLeast(level, needed)) throw forbidden();
+  const area: AreaRow = {
+    id,
+    boardId: board.id,
+    name: areaName,
+    sort: areaSort,
+    archivedAt: areaArchivedAt,
+    createdAt: areaCreatedAt,
+    updatedAt: areaUpdatedAt,
+  };
+  return { board, level, area };
 }

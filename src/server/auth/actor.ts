@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '../db/database.js';
+import { hotQuery } from '../db/hot-query.js';
 import type { Auth } from './auth.js';
 
 /** Who is making a request, and through which credential. */
@@ -20,6 +21,14 @@ export function hashKey(secret: string): string {
 
 const truthy = (v: unknown) => v === true || v === 1;
 
+const keyOwner = hotQuery((db: Db, keyHash: string) =>
+  db
+    .selectFrom('apikey')
+    .innerJoin('user', 'user.id', 'apikey.userId')
+    .select(['user.id', 'user.name', 'user.image', 'user.role', 'user.banned', 'apikey.readOnly'])
+    .where('apikey.keyHash', '=', keyHash),
+);
+
 /**
  * An `X-API-Key` header decides alone (a bad key is refused even beside a good
  * cookie); otherwise the session cookie. Banned accounts are nobody.
@@ -29,12 +38,7 @@ export async function resolveActor(request: FastifyRequest, db: Db, auth: Auth):
   if (header !== undefined) {
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret || secret.length > 128) return null;
-    const row = await db
-      .selectFrom('apikey')
-      .innerJoin('user', 'user.id', 'apikey.userId')
-      .select(['user.id', 'user.name', 'user.image', 'user.role', 'user.banned', 'apikey.readOnly'])
-      .where('apikey.keyHash', '=', hashKey(secret))
-      .executeTakeFirst();
+    const [row] = await keyOwner(db, hashKey(secret));
     if (!row || truthy(row.banned)) return null;
     return { id: row.id, name: row.name, image: row.image, role: row.role ?? 'user', via: 'key', readOnly: row.readOnly === 1 };
   }

@@ -51,7 +51,30 @@ function openSqlite(url: string): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+}
+
+const STATEMENT_CACHE = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing costs about as much as
+ * running a small query. The same SQL text gets the same prepared statement
+ * back (a fresh one while the cached one is still being iterated).
+ */
+function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    if (!cached) {
+      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as SQLite.Database['prepare'];
+  return sqlite;
 }
 
 // 64-bit integers (counts, millisecond times) as numbers: every value we store fits in 2^53.

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import { ErrorBody, Id, Message, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { createCard, deleteCard, getCard, listCards, moveCard, updateCard } from './cards.service.js';
+import { cardListJson, createCard, deleteCard, getCard, moveCard, updateCard } from './cards.service.js';
 import { duplicateCard } from './duplicate.js';
 
 const tags = ['Cards'];
@@ -28,9 +28,14 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
         response: { 200: Type.Object({ cards: Type.Array(CardListItem) }), ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { areaId, ...filter } = request.query;
-      return { cards: await listCards(deps, request.actor, areaId, filter) };
+      const json = await cardListJson(deps, request.actor, areaId, filter);
+      // Already serialised (and cached) JSON: sent as it is, not serialised again.
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => payload as string)
+        .send(json as unknown as { cards: CardListItem[] });
     },
   );
 

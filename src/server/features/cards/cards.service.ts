@@ -1,6 +1,6 @@
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireArea, requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';
@@ -30,22 +30,36 @@ export async function loadCard(db: Db, row: CardRow): Promise<Card> {
   return presentCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [], reminders });
 }
 
-export async function listCards(
-  deps: ServiceDeps,
+const LIST_CACHE_SIZE = 2000;
+const listCaches = new WeakMap<Db, Map<string, string>>();
+
+/**
+ * The `{cards}` answer of an area, as JSON. Every change to a board raises
+ * its version, so the answer for (area, version, filter) never changes: it
+ * is kept, and a repeated read costs the access check alone. The version is
+ * read from the database each time, so this holds across processes too.
+ */
+export async function cardListJson(
+  deps: Pick<ServiceDeps, 'database'>,
   actor: Actor,
   areaId: number,
   filter: { assignee?: string; unassigned?: boolean },
-): Promise<CardListItem[]> {
-  const { db, dialect } = deps.database;
-  const area = await findArea(db, areaId);
-  if (!area) throw notFound('Area not found');
-  await requireBoard(db, dialect, actor, area.boardId, 'read');
+): Promise<string> {
+  const { db } = deps.database;
+  const { area, board } = await requireArea(db, actor, areaId, 'read');
+  const key = `${areaId}|${board.version}|${filter.unassigned ? 'u' : ''}|${filter.assignee ?? ''}`;
+  let cache = listCaches.get(db);
+  if (!cache) listCaches.set(db, (cache = new Map<string, string>()));
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
   // The cards of an archived area are out of sight until it is restored.
-  if (area.archivedAt !== null) return [];
-  const cards = await visibleCards(db, areaId);
-  if (filter.unassigned) return cards.filter((c) => c.assignees.length === 0);
-  if (filter.assignee !== undefined) return cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
-  return cards;
+  let cards = area.archivedAt === null ? await visibleCards(db, areaId) : [];
+  if (filter.unassigned) cards = cards.filter((c) => c.assignees.length === 0);
+  else if (filter.assignee !== undefined) cards = cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
+  const json = JSON.stringify({ cards });
+  if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, json);
+  return json;
 }
 
 /** The visible cards of an area in the list shape, top to bottom. */
