@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth } from './auth/auth.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
@@ -28,7 +29,8 @@ import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
-import { serviceVersion } from './version.js';
+import { registerWebApp } from './http/web.js';
+import { projectRoot, serviceVersion } from './version.js';
 
 export interface BuildOptions {
   config: Config;
@@ -102,5 +104,6 @@ export async function buildApp({
     { prefix: '/api/data' },
   );
 
+  registerWebApp(app, path.join(projectRoot, 'dist/web'));
   return app;
 }

@@ -25,7 +25,8 @@ export interface BoardEventMap {
   'areas.reordered': { areas: Area[] };
   'card.created': { card: Card };
   'card.updated': { card: Card };
-  'card.moved': { card: Card; fromAreaId: number; toAreaId: number; newIndex: number };
+  /** The card's own fields do not change in a move: a viewer moves the card it has to `newIndex` of `toAreaId`. */
+  'card.moved': { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number };
   'card.archived': { cardId: number; areaId: number };
   'card.restored': { card: Card };
   'card.deleted': { cardId: number; areaId: number };

@@ -1,6 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
+import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
@@ -30,11 +31,13 @@ export async function recordActivity<K extends ActivityType>(
   type: K,
   data: ActivityData[K],
 ): Promise<void> {
-  await db
-    .insertInto('card_activity')
-    .values({ cardId, actorId, type, data: data === null ? null : JSON.stringify(data), createdAt: nowIso() })
-    .execute();
+  await insertActivity(db, cardId, actorId, type, data === null ? null : JSON.stringify(data), nowIso());
 }
+
+const insertActivity = hotQuery(
+  (db: Db, cardId: number, actorId: string | null, type: string, data: string | null, createdAt: string) =>
+    db.insertInto('card_activity').values({ cardId, actorId, type, data, createdAt }),
+);
 
 export interface ActivityEntry {
   type: string;

@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { hotQuery } from '../../db/hot-query.js';
 import type { AreaRow } from '../../db/schema.js';
 
-export function findArea(db: Db, id: number): Promise<AreaRow | undefined> {
-  return db.selectFrom('areas').selectAll().where('id', '=', id).executeTakeFirst();
+const areaById = hotQuery((db: Db, id: number) => db.selectFrom('areas').selectAll().where('id', '=', id));
+
+export async function findArea(db: Db, id: number): Promise<AreaRow | undefined> {
+  return (await areaById(db, id))[0];
 }
 
 /** Every area of a board, archived ones included, in board order. */

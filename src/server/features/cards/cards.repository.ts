@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { hotQuery } from '../../db/hot-query.js';
 import type { CardRow } from '../../db/schema.js';
 import type { CardExtras, CardPerson } from './cards.presenter.js';
 
-export function findCard(db: Db, id: number): Promise<CardRow | undefined> {
-  return db.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst();
+const cardById = hotQuery((db: Db, id: number) => db.selectFrom('cards').selectAll().where('id', '=', id));
+
+export async function findCard(db: Db, id: number): Promise<CardRow | undefined> {
+  return (await cardById(db, id))[0];
 }
 
 /** The visible cards of an area, top to bottom. */
@@ -78,24 +81,29 @@ export async function boardPeople(db: Db, boardId: number): Promise<Set<string>>
 }
 
 /** Number of cards in an area, archived ones included: the sort of a card added at the bottom. */
-export async function countInArea(db: Db, areaId: number): Promise<number> {
-  const row = await db
+const cardCount = hotQuery((db: Db, areaId: number) =>
+  db
     .selectFrom('cards')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('areaId', '=', areaId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('areaId', '=', areaId),
+);
+
+export async function countInArea(db: Db, areaId: number): Promise<number> {
+  return Number((await cardCount(db, areaId))[0]!.n);
 }
 
 /** Moves the cards of an area in [from, to] by `delta` places. */
-export async function shiftCards(db: Db, areaId: number, from: number, to: number, delta: 1 | -1): Promise<void> {
-  await db
+const shift = hotQuery((db: Db, delta: number, areaId: number, from: number, to: number) =>
+  db
     .updateTable('cards')
     .set({ sort: sql<number>`sort + ${delta}` })
     .where('areaId', '=', areaId)
     .where('sort', '>=', from)
-    .where('sort', '<=', to)
-    .execute();
+    .where('sort', '<=', to),
+);
+
+export async function shiftCards(db: Db, areaId: number, from: number, to: number, delta: 1 | -1): Promise<void> {
+  await shift(db, delta, areaId, from, to);
 }
 
 function push<T>(map: Map<number, T[]>, key: number, value: T): void {

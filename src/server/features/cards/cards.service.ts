@@ -381,13 +381,12 @@ export async function moveCard(
     if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
     if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
     if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
-    await placeCard(trx, card, to.id, move.newIndex);
+    const newIndex = await placeCard(trx, card, to.id, move.newIndex);
     if (from.id !== to.id) {
       await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
       const message = texts[deps.config.language].cardMoved({ actor: actor.name, card: card.name, from: from.name, to: to.name });
       await tellBoard(scope, deps, card.id, 'card_moved', message);
     }
-    const moved = await loadCard(trx, (await repo.findCard(trx, card.id))!);
-    emit('card.moved', { card: moved, fromAreaId: from.id, toAreaId: to.id, newIndex: moved.sort });
+    emit('card.moved', { cardId: card.id, fromAreaId: from.id, toAreaId: to.id, newIndex });
   });
 }

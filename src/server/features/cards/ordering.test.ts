@@ -45,12 +45,14 @@ eachDialect('card ordering', (t) => {
       .where('name', '=', 'card.moved')
       .execute();
     expect(events).toHaveLength(4);
-    expect(JSON.parse(events[0]!.data)).toMatchObject({
+    expect(JSON.parse(events[0]!.data)).toEqual({
+      cardId: cards.b!.id,
       fromAreaId: areas.A!.id,
       toAreaId: areas.B!.id,
       newIndex: 1,
-      card: { id: cards.b!.id, area: areas.B!.id },
     });
+    // Past the end, the event tells where the card really landed.
+    expect(JSON.parse(events[2]!.data)).toMatchObject({ cardId: cards.c!.id, newIndex: 4 });
   });
 
   it('counts newIndex among visible cards: moving past an archived card lands where it was dropped', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
+import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso, type DialectName } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 
@@ -29,14 +30,16 @@ export interface NotifyContext {
 }
 
 /** The accounts that see a board: its owner and its members. */
-export async function boardAudience(db: Db, boardId: number): Promise<string[]> {
-  const rows = await db
+const audience = hotQuery((db: Db, boardId: number, sameBoardId: number) =>
+  db
     .selectFrom('boards')
     .select('ownerId as userId')
     .where('id', '=', boardId)
-    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', boardId))
-    .execute();
-  return rows.map((r) => r.userId);
+    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', sameBoardId)),
+);
+
+export async function boardAudience(db: Db, boardId: number): Promise<string[]> {
+  return (await audience(db, boardId, boardId)).map((r) => r.userId);
 }
 
 /**

@@ -1,0 +1,97 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { keys } from './queries';
+import type { Area, Card, CardListItem } from './types';
+
+/**
+ * Edits of the query cache shared by optimistic mutations and realtime events.
+ * Each is idempotent (applying the same change twice gives the same lists), so
+ * the echo of my own change from the socket is harmless. The order of an
+ * area's array is the truth on screen; the `sort` numbers of cards are not
+ * rewritten, so that unchanged cards keep their identity and their tiles do
+ * not re-render.
+ */
+
+export function getCards(qc: QueryClient, areaId: number): CardListItem[] | undefined {
+  return qc.getQueryData<CardListItem[]>(keys.cards(areaId));
+}
+
+export function setCards(qc: QueryClient, areaId: number, update: (cards: CardListItem[]) => CardListItem[]): void {
+  qc.setQueryData<CardListItem[]>(keys.cards(areaId), (old) => (old ? update(old) : old));
+}
+
+/** The area currently holding a card on the board, as far as the cache knows. */
+export function findCardArea(qc: QueryClient, boardId: number, cardId: number): number | undefined {
+  for (const area of qc.getQueryData<Area[]>(keys.areas(boardId)) ?? []) {
+    if (getCards(qc, area.id)?.some((c) => c.id === cardId)) return area.id;
+  }
+  return undefined;
+}
+
+function insertAt<T>(list: T[], index: number, item: T): T[] {
+  const at = Math.max(0, Math.min(index, list.length));
+  return [...list.slice(0, at), item, ...list.slice(at)];
+}
+
+/** Puts a card at `index` of `toAreaId`, taking it out of wherever it was on the board. */
+export function moveCardInCache(qc: QueryClient, boardId: number, card: CardListItem, toAreaId: number, index: number): void {
+  const placed = card.area === toAreaId ? card : { ...card, area: toAreaId };
+  for (const area of qc.getQueryData<Area[]>(keys.areas(boardId)) ?? []) {
+    if (area.id === toAreaId) continue;
+    const list = getCards(qc, area.id);
+    if (list?.some((c) => c.id === card.id)) setCards(qc, area.id, (cards) => cards.filter((c) => c.id !== card.id));
+  }
+  setCards(qc, toAreaId, (cards) => {
+    const without = cards.filter((c) => c.id !== card.id);
+    const current = cards.findIndex((c) => c.id === card.id);
+    if (current === index && cards[current] === placed && without.length === cards.length - 1) return cards;
+    return insertAt(without, index, placed);
+  });
+  patchCardDetail(qc, placed);
+}
+
+/** A changed card: replaced where it stands; placed at its `sort` if the list does not hold it yet. */
+export function upsertCard(qc: QueryClient, boardId: number, card: CardListItem): void {
+  const list = getCards(qc, card.area);
+  const index = list?.findIndex((c) => c.id === card.id) ?? -1;
+  if (list && index >= 0) {
+    setCards(qc, card.area, (cards) => cards.map((c) => (c.id === card.id ? card : c)));
+    patchCardDetail(qc, card);
+  } else {
+    moveCardInCache(qc, boardId, card, card.area, card.sort);
+  }
+}
+
+export function removeCard(qc: QueryClient, areaId: number, cardId: number): void {
+  setCards(qc, areaId, (cards) => (cards.some((c) => c.id === cardId) ? cards.filter((c) => c.id !== cardId) : cards));
+}
+
+/** Keeps an open card dialog in step with a list-shaped change. */
+export function patchCardDetail(qc: QueryClient, card: CardListItem | Card): void {
+  qc.setQueryData<Card>(keys.card(card.id), (old) => (old ? { ...old, ...card } : 'boardId' in card ? card : old));
+}
+
+export function setAreas(qc: QueryClient, boardId: number, update: (areas: Area[]) => Area[]): void {
+  qc.setQueryData<Area[]>(keys.areas(boardId), (old) => (old ? update(old) : old));
+}
+
+export function upsertArea(qc: QueryClient, area: Area): void {
+  setAreas(qc, area.board, (areas) => {
+    const index = areas.findIndex((a) => a.id === area.id);
+    if (index >= 0) return areas.map((a) => (a.id === area.id ? area : a));
+    return insertAt(areas, area.sort, area);
+  });
+}
+
+/** Every query about one board's content (for a refetch after a gap). */
+export function invalidateBoard(qc: QueryClient, boardId: number): Promise<void> {
+  const areaIds = (qc.getQueryData<Area[]>(keys.areas(boardId)) ?? []).map((a) => a.id);
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: keys.board(boardId) }),
+    qc.invalidateQueries({ queryKey: keys.areas(boardId) }),
+    qc.invalidateQueries({ queryKey: keys.labels(boardId) }),
+    ...areaIds.map((id) => qc.invalidateQueries({ queryKey: keys.cards(id) })),
+    qc.invalidateQueries({ queryKey: ['card'] }),
+    qc.invalidateQueries({ queryKey: ['comments'] }),
+    qc.invalidateQueries({ queryKey: ['activity'] }),
+  ]).then(() => undefined);
+}

@@ -1,0 +1,70 @@
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from '../locales/en.json';
+
+/** The ten languages of the instance; English is bundled, the others load when chosen. */
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'cs', 'uk'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    resources: { translation: typeof en };
+  }
+}
+
+const loaders = import.meta.glob<{ default: ResourceKey }>(['../locales/*.json', '!../locales/en.json']);
+
+/** Reads `locales/<lng>.json` on demand (one chunk per language); a language without a file falls back to English. */
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const load = loaders[`../locales/${language}.json`];
+    if (!load) return callback(null, {});
+    load().then(
+      (module) => callback(null, module.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
+
+const STORAGE_KEY = 'tavla.language';
+
+function isLanguage(value: string | null | undefined): value is Language {
+  return LANGUAGES.some((l) => l === value);
+}
+
+/** The saved choice, else the browser's first supported language, else English. */
+export function initialLanguage(): Language {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (isLanguage(saved)) return saved;
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (isLanguage(base)) return base;
+  }
+  return 'en';
+}
+
+export async function setLanguage(language: string | null | undefined): Promise<void> {
+  if (!isLanguage(language) || language === i18n.language) return;
+  localStorage.setItem(STORAGE_KEY, language);
+  await i18n.changeLanguage(language);
+  document.documentElement.lang = language;
+}
+
+void i18n
+  .use(lazyLocales)
+  .use(initReactI18next)
+  .init({
+    resources: { en: { translation: en } },
+    partialBundledLanguages: true,
+    lng: initialLanguage(),
+    fallbackLng: 'en',
+    supportedLngs: [...LANGUAGES],
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+document.documentElement.lang = i18n.language;
+
+export default i18n;

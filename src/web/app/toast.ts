@@ -1,0 +1,42 @@
+import { useSyncExternalStore } from 'react';
+
+export interface Toast {
+  id: number;
+  message: string;
+  kind: 'info' | 'error';
+  action?: { label: string; run: () => void };
+}
+
+let toasts: Toast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+function show(message: string, kind: Toast['kind'], action?: Toast['action'], ms = kind === 'error' ? 6000 : 4000): number {
+  const id = nextId++;
+  toasts = [...toasts.slice(-3), { id, message, kind, ...(action ? { action } : {}) }];
+  emit();
+  setTimeout(() => dismiss(id), ms);
+  return id;
+}
+
+export function dismiss(id: number): void {
+  toasts = toasts.filter((t) => t.id !== id);
+  emit();
+}
+
+/** Short messages at the bottom of the screen; errors stay a little longer. */
+export const toast = {
+  info: (message: string, action?: Toast['action']) => show(message, 'info', action),
+  error: (message: string, action?: Toast['action']) => show(message, 'error', action),
+};
+
+export function useToasts(): Toast[] {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => toasts,
+  );
+}

@@ -1,0 +1,203 @@
+import type { BoardEvent, ClientMessage, ServerMessage, Viewer } from '../../shared/events.js';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'offline';
+
+/** What a board page hears about its board. */
+export interface BoardListener {
+  /** The socket (re)subscribed; `version` is the board's version now, `requestedAt` when the request left (performance.now()). */
+  subscribed(version: number, requestedAt: number): void;
+  event(event: BoardEvent): void;
+  /** Too much was missed to replay: reload the board. */
+  resync(): void;
+  /** Access to the board was lost, or it cannot be read. */
+  revoked(reason: 'revoked' | 'error'): void;
+}
+
+export type DashboardMessage = Extract<ServerMessage, { type: 'dashboard' }>;
+
+interface BoardSubscription {
+  listener: BoardListener;
+  /** The last version applied; a reconnect resumes after it. */
+  version: number | undefined;
+  cardId: number | null;
+  requestedAt: number;
+}
+
+const MIN_DELAY = 500;
+const MAX_DELAY = 15_000;
+
+/**
+ * The app's one WebSocket (`/api/realtime`): subscriptions to boards,
+ * presence, and the account's dashboard and notification messages. A lost
+ * connection is retried with growing, jittered delays; on reconnect every
+ * board is subscribed again with `since`, so missed events are replayed.
+ */
+export class RealtimeConnection {
+  #socket: WebSocket | null = null;
+  #status: ConnectionStatus = 'connecting';
+  #attempt = 0;
+  #retry: ReturnType<typeof setTimeout> | null = null;
+  #closed = false;
+  readonly #boards = new Map<number, BoardSubscription>();
+  readonly #presence = new Map<number, Viewer[]>();
+  readonly #statusListeners = new Set<() => void>();
+  readonly #presenceListeners = new Set<() => void>();
+  readonly #dashboardListeners = new Set<(message: DashboardMessage) => void>();
+  readonly #notificationListeners = new Set<(notification: unknown) => void>();
+
+  constructor(private readonly url: string) {
+    this.#connect();
+    window.addEventListener('online', this.#retryNow);
+  }
+
+  get status(): ConnectionStatus {
+    return this.#status;
+  }
+
+  close(): void {
+    this.#closed = true;
+    window.removeEventListener('online', this.#retryNow);
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#socket?.close(1000);
+    this.#socket = null;
+  }
+
+  /** Watches a board until the returned function is called. */
+  subscribe(boardId: number, listener: BoardListener): () => void {
+    const subscription: BoardSubscription = { listener, version: undefined, cardId: null, requestedAt: performance.now() };
+    this.#boards.set(boardId, subscription);
+    this.#send({ type: 'subscribe', boardId });
+    return () => {
+      if (this.#boards.get(boardId) !== subscription) return;
+      this.#boards.delete(boardId);
+      this.#presence.delete(boardId);
+      this.#send({ type: 'unsubscribe', boardId });
+      this.#emit(this.#presenceListeners);
+    };
+  }
+
+  /** Records the version a board page has applied (it resumes from there). */
+  setVersion(boardId: number, version: number): void {
+    const subscription = this.#boards.get(boardId);
+    if (subscription) subscription.version = version;
+  }
+
+  /** Tells the others on the board which card I have open. */
+  setOpenCard(boardId: number, cardId: number | null): void {
+    const subscription = this.#boards.get(boardId);
+    if (!subscription || subscription.cardId === cardId) return;
+    subscription.cardId = cardId;
+    this.#send({ type: 'presence', boardId, cardId });
+  }
+
+  viewers(boardId: number): Viewer[] {
+    return this.#presence.get(boardId) ?? NO_VIEWERS;
+  }
+
+  onStatus(listener: () => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  onPresence(listener: () => void): () => void {
+    this.#presenceListeners.add(listener);
+    return () => this.#presenceListeners.delete(listener);
+  }
+
+  onDashboard(listener: (message: DashboardMessage) => void): () => void {
+    this.#dashboardListeners.add(listener);
+    return () => this.#dashboardListeners.delete(listener);
+  }
+
+  onNotification(listener: (notification: unknown) => void): () => void {
+    this.#notificationListeners.add(listener);
+    return () => this.#notificationListeners.delete(listener);
+  }
+
+  #connect(): void {
+    if (this.#closed) return;
+    this.#setStatus(this.#attempt === 0 ? 'connecting' : 'offline');
+    const socket = new WebSocket(this.url);
+    this.#socket = socket;
+    socket.onopen = () => {
+      this.#attempt = 0;
+      this.#setStatus('open');
+      for (const [boardId, subscription] of this.#boards) {
+        subscription.requestedAt = performance.now();
+        this.#send({ type: 'subscribe', boardId, ...(subscription.version === undefined ? {} : { since: subscription.version }) });
+        if (subscription.cardId !== null) this.#send({ type: 'presence', boardId, cardId: subscription.cardId });
+      }
+    };
+    socket.onmessage = (event: MessageEvent<string>) => {
+      let message: ServerMessage;
+      try {
+        message = JSON.parse(event.data) as ServerMessage;
+      } catch {
+        return;
+      }
+      this.#receive(message);
+    };
+    socket.onclose = () => {
+      if (this.#socket !== socket) return;
+      this.#socket = null;
+      if (this.#closed) return;
+      this.#setStatus('offline');
+      this.#presence.clear();
+      this.#emit(this.#presenceListeners);
+      const delay = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.#attempt) * (0.75 + Math.random() * 0.5);
+      this.#attempt++;
+      this.#retry = setTimeout(() => this.#connect(), delay);
+    };
+  }
+
+  readonly #retryNow = () => {
+    if (this.#socket || this.#closed) return;
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#connect();
+  };
+
+  #receive(message: ServerMessage): void {
+    switch (message.type) {
+      case 'subscribed': {
+        const subscription = this.#boards.get(message.boardId);
+        return subscription?.listener.subscribed(message.version, subscription.requestedAt);
+      }
+      case 'event':
+        return this.#boards.get(message.boardId)?.listener.event(message);
+      case 'resync':
+        return this.#boards.get(message.boardId)?.listener.resync();
+      case 'revoked':
+        return this.#boards.get(message.boardId)?.listener.revoked('revoked');
+      case 'error':
+        if (message.boardId !== undefined) this.#boards.get(message.boardId)?.listener.revoked('error');
+        return;
+      case 'presence':
+        this.#presence.set(message.boardId, message.viewers);
+        return this.#emit(this.#presenceListeners);
+      case 'dashboard':
+        return this.#dashboardListeners.forEach((l) => l(message));
+      case 'notification':
+        return this.#notificationListeners.forEach((l) => l(message.notification));
+    }
+  }
+
+  #send(message: ClientMessage): void {
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(JSON.stringify(message));
+  }
+
+  #setStatus(status: ConnectionStatus): void {
+    if (this.#status === status) return;
+    this.#status = status;
+    this.#emit(this.#statusListeners);
+  }
+
+  #emit(listeners: Set<() => void>): void {
+    listeners.forEach((l) => l());
+  }
+}
+
+const NO_VIEWERS: Viewer[] = [];
+
+export function realtimeUrl(): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/realtime`;
+}
