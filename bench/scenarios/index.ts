@@ -1,6 +1,7 @@
 import type { Scenario } from '../lib/scenario.js';
+import { fanout } from './fanout.js';
 import { move } from './move.js';
 import { read } from './read.js';
 
 /** Every scenario `npm run bench -- <name>` knows. Add new ones here. */
-export const scenarios: Record<string, Scenario<unknown>> = { read, move };
+export const scenarios: Record<string, Scenario<unknown>> = { read, move, fanout };

@@ -1,0 +1,144 @@
+import WebSocket from 'ws';
+import type { ServerMessage } from '../../src/shared/events.js';
+import type { LoadResult } from '../lib/load.js';
+import { check, maxP99, type Scenario } from '../lib/scenario.js';
+
+const MOVES = 100;
+const CARDS = 10;
+
+interface FanoutSeed {
+  boardId: number;
+  areas: [number, number];
+  cardIds: number[];
+  viewers: WebSocket[];
+  /** For each viewer, the arrival times (ms, monotonic) of card.moved events in order. */
+  arrivals: number[][];
+  /** The moment each move's API request was sent, and its response arrived. */
+  sent: number[];
+  answered: number[];
+  /** Delays measured from the moment the move was sent (the write included). */
+  fromSend?: { p50: number; p99: number; max: number };
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * N viewers (the `--connections`, 1000 by default) subscribed to one board
+ * over real WebSockets; 100 moves through the HTTP API one after another. For
+ * every event: the delay from the API response to its arrival at each
+ * viewer, and the fraction of events delivered.
+ */
+export const fanout: Scenario<FanoutSeed> = {
+  name: 'fanout',
+  summary: `${MOVES} sequential card moves, each delivered to every viewer of the board over WebSockets`,
+  defaults: { connections: 1000, seconds: 60 },
+  budgets: [maxP99(100)],
+
+  async seed({ api, baseUrl, connections, log }) {
+    const boardId = await api.createBoard('Bench fanout');
+    const areas: [number, number] = [await api.createArea(boardId, 'Left'), await api.createArea(boardId, 'Right')];
+    const cardIds = await api.createCards(areas[0], CARDS, 'Card');
+    const url = baseUrl.replace(/^http/, 'ws') + '/api/realtime';
+    const viewers: WebSocket[] = [];
+    const arrivals: number[][] = [];
+    // Connect in batches so the handshakes do not all land at once.
+    for (let start = 0; start < connections; start += 100) {
+      const batch = Array.from({ length: Math.min(100, connections - start) }, () => {
+        const socket = new WebSocket(url, { headers: { 'x-api-key': api.key } });
+        const mine: number[] = [];
+        arrivals.push(mine);
+        viewers.push(socket);
+        return new Promise<void>((resolve, reject) => {
+          socket.once('error', reject);
+          socket.on('message', (raw) => {
+            const message = JSON.parse((raw as Buffer).toString('utf8')) as ServerMessage;
+            if (message.type === 'subscribed') resolve();
+            else if (message.type === 'event' && message.name === 'card.moved') mine.push(performance.now());
+          });
+          socket.once('open', () => socket.send(JSON.stringify({ type: 'subscribe', boardId })));
+        });
+      });
+      await Promise.all(batch);
+    }
+    log(`${viewers.length} viewers subscribed`);
+    return { boardId, areas, cardIds, viewers, arrivals, sent: [], answered: [] };
+  },
+
+  async run({ api, connections }, seed) {
+    const startUs = nowUs();
+    const started = performance.now();
+    const where = new Map(seed.cardIds.map((id) => [id, seed.areas[0]]));
+    const statusCodes: Record<string, number> = {};
+    let failed = 0;
+    for (let i = 0; i < MOVES; i++) {
+      const cardId = seed.cardIds[i % seed.cardIds.length]!;
+      const from = where.get(cardId)!;
+      const to = from === seed.areas[0] ? seed.areas[1] : seed.areas[0];
+      seed.sent.push(performance.now());
+      const res = await api
+        .request('POST', '/api/data/cardMove', { body: { cardId, fromAreaId: from, toAreaId: to, newIndex: i % 5 }, expect: 200 })
+        .catch(() => null);
+      seed.answered.push(performance.now());
+      statusCodes[res ? '200' : 'error'] = (statusCodes[res ? '200' : 'error'] ?? 0) + 1;
+      if (res) where.set(cardId, to);
+      else failed++;
+    }
+    // Give the last events time to arrive (bounded).
+    const deadline = performance.now() + 5000;
+    while (performance.now() < deadline && seed.arrivals.some((a) => a.length < MOVES))
+      await new Promise((r) => setTimeout(r, 20));
+    const seconds = (performance.now() - started) / 1000;
+
+    // An event that reaches a viewer before the API answer has no delay (0), hence the clamp.
+    const delays: number[] = [];
+    const fromSend: number[] = [];
+    for (const mine of seed.arrivals) {
+      mine.forEach((at, k) => {
+        delays.push(Math.max(0, at - seed.answered[k]!));
+        fromSend.push(at - seed.sent[k]!);
+      });
+    }
+    delays.sort((a, b) => a - b);
+    fromSend.sort((a, b) => a - b);
+    seed.fromSend = { p50: percentile(fromSend, 50), p99: percentile(fromSend, 99), max: fromSend.at(-1) ?? 0 };
+    const delivered = delays.length;
+    for (const socket of seed.viewers) socket.terminate();
+    const mean = delivered === 0 ? 0 : delays.reduce((a, b) => a + b, 0) / delivered;
+    return {
+      connections,
+      seconds,
+      total: delivered,
+      requestsPerSecond: MOVES / seconds,
+      latency: {
+        mean,
+        p50: percentile(delays, 50),
+        p90: percentile(delays, 90),
+        p99: percentile(delays, 99),
+        max: delays.at(-1) ?? 0,
+      },
+      non2xx: failed,
+      statusCodes,
+      errors: connections * MOVES - delivered,
+      timeouts: 0,
+      window: { startUs, endUs: nowUs() },
+    } satisfies LoadResult;
+  },
+
+  async verify({ connections }, seed, result) {
+    const expected = connections * MOVES;
+    const complete = seed.arrivals.filter((a) => a.length === MOVES).length;
+    return [
+      check('every move answered 200', result.non2xx === 0, `${MOVES - result.non2xx} of ${MOVES}`),
+      check(
+        'every viewer received every event (100% delivered)',
+        result.total === expected,
+        `${result.total} of ${expected} events (${((100 * result.total) / expected).toFixed(2)}%); ${complete} of ${connections} viewers got all ${MOVES}; delay after the API response p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms, max ${result.latency.max.toFixed(1)} ms; after the request was sent p50 ${seed.fromSend?.p50.toFixed(1)} ms, p99 ${seed.fromSend?.p99.toFixed(1)} ms, max ${seed.fromSend?.max.toFixed(1)} ms`,
+      ),
+    ];
+  },
+};
