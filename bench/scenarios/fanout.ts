@@ -129,16 +129,16 @@ export const fanout: Scenario<FanoutSeed> = {
     } satisfies LoadResult;
   },
 
-  async verify({ connections }, seed, result) {
+  verify({ connections }, seed, result) {
     const expected = connections * MOVES;
     const complete = seed.arrivals.filter((a) => a.length === MOVES).length;
-    return [
+    return Promise.resolve([
       check('every move answered 200', result.non2xx === 0, `${MOVES - result.non2xx} of ${MOVES}`),
       check(
         'every viewer received every event (100% delivered)',
         result.total === expected,
         `${result.total} of ${expected} events (${((100 * result.total) / expected).toFixed(2)}%); ${complete} of ${connections} viewers got all ${MOVES}; delay after the API response p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms, max ${result.latency.max.toFixed(1)} ms; after the request was sent p50 ${seed.fromSend?.p50.toFixed(1)} ms, p99 ${seed.fromSend?.p99.toFixed(1)} ms, max ${seed.fromSend?.max.toFixed(1)} ms`,
       ),
-    ];
+    ]);
   },
 };
