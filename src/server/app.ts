@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAuth } from './auth/auth.js';
+import { createAuth, type AccountHooks } from './auth/auth.js';
+import { announceProfile } from './features/sharing/profile.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
@@ -64,7 +65,9 @@ export async function buildApp({
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
-  const deps: Deps = { config, database, auth: createAuth(config, database), bus: new EventBus(), log: app.log };
+  const accountHooks: AccountHooks = {};
+  const deps: Deps = { config, database, auth: createAuth(config, database, accountHooks), bus: new EventBus(), log: app.log };
+  accountHooks.profileChanged = (user) => announceProfile(deps, user);
   app.decorate('deps', deps);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);

@@ -34,6 +34,8 @@ export interface BoardEventMap {
   'member.added': { member: Member };
   'member.updated': { member: Member };
   'member.removed': { userId: string };
+  /** Someone on the board changed their name or picture. */
+  'person.updated': { person: { id: string; name: string; image: string | null } };
   'attachment.created': { cardId: number; attachment: Attachment };
   'attachment.deleted': { cardId: number; attachmentId: number };
   'comment.created': { cardId: number; comment: Comment };

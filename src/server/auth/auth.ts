@@ -9,7 +9,12 @@ import { randomUUID } from 'node:crypto';
 /** The header through which we hand better-auth the client address Fastify determined. */
 export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
 
-export function createAuth(config: Config, database: Database) {
+/** What the rest of the service wants to hear from accounts; filled in once the service is built. */
+export interface AccountHooks {
+  profileChanged?: (user: { id: string; name: string; image?: string | null | undefined }) => Promise<void>;
+}
+
+export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
   const { db, dialect } = database;
   return betterAuth({
     appName: 'Tavla',
@@ -58,6 +63,12 @@ export function createAuth(config: Config, database: Database) {
           before: async (user) => {
             const existing = await db.selectFrom('user').select('id').limit(1).executeTakeFirst();
             return { data: { ...user, role: existing ? (user.role ?? 'user') : 'admin' } };
+          },
+        },
+        update: {
+          // A new name or picture shows on every board the account is on.
+          after: async (user) => {
+            await hooks.profileChanged?.(user);
           },
         },
       },

@@ -60,6 +60,29 @@ eachDialect('cards', (t) => {
     expect(nobody.json().cards.map((c: { name: string }) => c.name)).toEqual(['one']);
   });
 
+  it('shows a renamed assignee at once, though card lists are cached by board version', async () => {
+    const owner = await t.signUp('Before');
+    const { board, areas, cards } = await seedBoard(t, owner, { A: ['x'] });
+    await updateCard(t, owner, cards.x!.id, { assignees: [owner.id] });
+    const names = async () =>
+      (await t.inject(owner, { method: 'GET', url: `/api/data/cards?areaId=${areas.A!.id}` })).json().cards[0].assigneeName;
+    expect(await names()).toBe('Before');
+    const renamed = await t.inject(
+      { cookie: owner.cookie },
+      { method: 'POST', url: '/api/auth/update-user', headers: { origin: 'http://localhost:3000' }, payload: { name: 'After' } },
+    );
+    expect(renamed.statusCode).toBe(200);
+    expect(await names()).toBe('After');
+    const last = await t.db
+      .selectFrom('board_events')
+      .select(['name', 'data'])
+      .where('boardId', '=', board.id)
+      .orderBy('version', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(last.name).toBe('person.updated');
+    expect(JSON.parse(last.data)).toEqual({ person: { id: owner.id, name: 'After', image: null } });
+  });
+
   it('creates at the bottom even with gaps left by moves and archived cards', async () => {
     const user = await t.signUp();
     const { areas, cards } = await seedBoard(t, user, { A: ['a', 'b', 'c', 'd'], B: [] });

@@ -1,0 +1,27 @@
+import type { ServiceDeps } from '../../deps.js';
+import { systemWrite } from '../../events/board-write.js';
+
+/**
+ * A changed name or picture is a change to every board the account is on:
+ * each gets a `person.updated` event (so viewers redraw the avatars, and
+ * answers cached by board version are renewed).
+ */
+export async function announceProfile(
+  deps: ServiceDeps,
+  user: { id: string; name: string; image?: string | null | undefined },
+): Promise<void> {
+  const { db } = deps.database;
+  const boards = await db
+    .selectFrom('boards')
+    .select('id')
+    .where('ownerId', '=', user.id)
+    .union(db.selectFrom('board_members').select('boardId as id').where('userId', '=', user.id))
+    .execute();
+  const person = { id: user.id, name: user.name, image: user.image ?? null };
+  for (const { id } of boards) {
+    await systemWrite(deps, id, (scope) => {
+      scope.emit('person.updated', { person });
+      return Promise.resolve();
+    });
+  }
+}
