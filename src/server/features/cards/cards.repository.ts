@@ -111,3 +111,38 @@ function push<T>(map: Map<number, T[]>, key: number, value: T): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
+
+/** Puts the labels, the assignees (in their order) and the reminders of one card on another. */
+export async function copyCardRelations(db: Db, fromId: number, toId: number, now: string): Promise<void> {
+  await db
+    .insertInto('card_labels')
+    .columns(['cardId', 'labelId'])
+    .expression((eb) =>
+      eb
+        .selectFrom('card_labels')
+        .select([eb.val(toId).as('cardId'), 'labelId'])
+        .where('cardId', '=', fromId),
+    )
+    .execute();
+  await db
+    .insertInto('card_assignees')
+    .columns(['cardId', 'userId', 'createdAt'])
+    .expression((eb) =>
+      eb
+        .selectFrom('card_assignees')
+        .select([eb.val(toId).as('cardId'), 'userId', eb.val(now).as('createdAt')])
+        .where('cardId', '=', fromId)
+        .orderBy('id'),
+    )
+    .execute();
+  await db
+    .insertInto('card_reminders')
+    .columns(['cardId', 'minutesBefore'])
+    .expression((eb) =>
+      eb
+        .selectFrom('card_reminders')
+        .select([eb.val(toId).as('cardId'), 'minutesBefore'])
+        .where('cardId', '=', fromId),
+    )
+    .execute();
+}

@@ -264,23 +264,7 @@ async function createSuccessor(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('card_labels')
-    .columns(['cardId', 'labelId'])
-    .expression((eb) =>
-      eb
-        .selectFrom('card_labels')
-        .select([eb.val(row.id).as('cardId'), 'labelId'])
-        .where('cardId', '=', after.id),
-    )
-    .execute();
-  const people = await trx.selectFrom('card_assignees').select('userId').where('cardId', '=', after.id).orderBy('id').execute();
-  if (people.length > 0)
-    await trx
-      .insertInto('card_assignees')
-      .values(people.map((p) => ({ cardId: row.id, userId: p.userId, createdAt: now })))
-      .execute();
-  await setReminders(trx, row.id, await repo.remindersOf(trx, after.id));
+  await repo.copyCardRelations(trx, after.id, row.id, now);
   await recordActivity(trx, row.id, actor.id, 'created', { repeatedFrom: after.id });
   const card = await loadCard(trx, row);
   emit('card.created', { card });

@@ -11,6 +11,7 @@ import { uploadStore } from '../../files/store.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableArea } from '../areas/areas.service.js';
+import { copyCardRelations } from './cards.repository.js';
 import { loadCard, tellBoard } from './cards.service.js';
 import { findCard, shiftCards } from './cards.repository.js';
 
@@ -90,37 +91,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
         .returningAll()
         .executeTakeFirstOrThrow();
 
-      await trx
-        .insertInto('card_labels')
-        .columns(['cardId', 'labelId'])
-        .expression((eb) =>
-          eb
-            .selectFrom('card_labels')
-            .select([eb.val(row.id).as('cardId'), 'labelId'])
-            .where('cardId', '=', original.id),
-        )
-        .execute();
-      const people = await trx
-        .selectFrom('card_assignees')
-        .select('userId')
-        .where('cardId', '=', original.id)
-        .orderBy('id')
-        .execute();
-      if (people.length > 0)
-        await trx
-          .insertInto('card_assignees')
-          .values(people.map((p) => ({ cardId: row.id, userId: p.userId, createdAt: now })))
-          .execute();
-      const reminders = await trx
-        .selectFrom('card_reminders')
-        .select('minutesBefore')
-        .where('cardId', '=', original.id)
-        .execute();
-      if (reminders.length > 0)
-        await trx
-          .insertInto('card_reminders')
-          .values(reminders.map((r) => ({ cardId: row.id, minutesBefore: r.minutesBefore })))
-          .execute();
+      await copyCardRelations(trx, original.id, row.id, now);
 
       const attachments = await trx
         .selectFrom('attachments')
