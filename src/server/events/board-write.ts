@@ -8,6 +8,30 @@ import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 
+const turns = new Map<number, Promise<unknown>>();
+
+/**
+ * Writes to one board take turns within this process before they ask the
+ * database for a connection and the board's row lock: waiting here costs
+ * nothing, while waiting on the lock holds a pooled connection. Across
+ * processes the row lock still decides.
+ */
+function inTurn<T>(boardId: number, work: () => Promise<T>): Promise<T> {
+  const previous = turns.get(boardId) ?? Promise.resolve();
+  const mine = previous.then(work, work);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(boardId, settled);
+  void settled.then(() => {
+    if (turns.get(boardId) === settled) turns.delete(boardId);
+  });
+  return mine;
+}
+
+const direct = <T>(_boardId: number, work: () => Promise<T>): Promise<T> => work();
+
 /** The PostgreSQL channel on which committed board versions are announced to every process. */
 export const EVENTS_CHANNEL = 'tavla_events';
 
@@ -47,22 +71,25 @@ export async function writeBoard<T>(
 ): Promise<T> {
   const { db, dialect } = deps.database;
   const after: Array<() => Promise<void>> = [];
-  const { result, events } = await db.transaction().execute(async (trx) => {
-    const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, true);
-    if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
-    const drafts: Draft[] = [];
-    const result = await work({
-      trx,
-      dialect,
-      board,
-      level,
-      actor,
-      emit: (name, data) => drafts.push({ name, data }),
-      afterCommit: (fn) => after.push(fn),
-    });
-    const events = await recordEvents(trx, dialect, board, actor, drafts);
-    return { result, events };
-  });
+  // SQLite already runs one transaction at a time on its one connection.
+  const { result, events } = await (dialect === 'postgres' ? inTurn : direct)(boardId, () =>
+    db.transaction().execute(async (trx) => {
+      const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, true);
+      if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
+      const drafts: Draft[] = [];
+      const result = await work({
+        trx,
+        dialect,
+        board,
+        level,
+        actor,
+        emit: (name, data) => drafts.push({ name, data }),
+        afterCommit: (fn) => after.push(fn),
+      });
+      const events = await recordEvents(trx, dialect, board, actor, drafts);
+      return { result, events };
+    }),
+  );
   deps.bus.publish(events);
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return result;
