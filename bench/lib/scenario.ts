@@ -39,6 +39,8 @@ export interface Check {
 
 export interface ScenarioContext {
   api: Api;
+  /** The run's database, for scenarios that seed more than the API would in reasonable time. */
+  database: BenchDatabase;
   baseUrl: string;
   db: DbKind;
   connections: number;
