@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { ErrorBody, Id, Success, errorResponses } from '../../../shared/api/common.js';
 import { InviteList, InviteRemove, InviteWrite } from '../../../shared/api/sharing.js';
 import type { Deps } from '../../deps.js';
-import { invite, leaveBoard, listInvites, removeInvite } from './sharing.service.js';
+import { boardPeople, invite, leaveBoard, listInvites, removeInvite } from './sharing.service.js';
 
 const tags = ['Sharing'];
 const writeErrors = { ...errorResponses, 409: ErrorBody };
@@ -57,6 +57,31 @@ export function sharingRoutes(app: FastifyInstance, deps: Deps): void {
       await removeInvite(deps, request.actor, request.query);
       return { success: true };
     },
+  );
+
+  r.get(
+    '/members',
+    {
+      schema: {
+        tags: ['Sharing'],
+        summary: 'Everyone on a board (owner first), for anyone who can read it; no e-mail addresses',
+        querystring: Type.Object({ boardId: Id }),
+        response: {
+          200: Type.Object({
+            members: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                name: Type.String(),
+                image: Type.Union([Type.String(), Type.Null()]),
+                permission: Type.String(),
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({ members: await boardPeople(deps, request.actor, request.query.boardId) }),
   );
 
   r.post(

@@ -164,3 +164,20 @@ async function dropMember({ trx, board, emit }: WriteScope, userId: string): Pro
     emit('card.updated', { card: await loadCard(trx, row) });
   }
 }
+
+/**
+ * Everyone on a board, for anyone who can read it (assignee pickers,
+ * avatars): the owner first, then the members in the order they joined.
+ * Names and pictures only, never an address.
+ */
+export async function boardPeople(
+  deps: ServiceDeps,
+  actor: Actor,
+  boardId: number,
+): Promise<Array<Member | (Omit<Member, 'permission'> & { permission: 'owner' })>> {
+  const { db, dialect } = deps.database;
+  const { board } = await requireBoard(db, dialect, actor, boardId, 'read');
+  const owner = await repo.findAccountById(db, board.ownerId);
+  const members = (await repo.listMembers(db, boardId)).map(presentMember);
+  return owner ? [{ id: owner.id, name: owner.name, image: owner.image, permission: 'owner' as const }, ...members] : members;
+}

@@ -576,3 +576,26 @@ async function ok(request: Promise<LightMyRequestResponse>) {
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
   return res.json();
 }
+
+eachDialect('board people', (t) => {
+  it('lists everyone on a board, owner first, to anyone who can read it, without addresses', async () => {
+    const owner = await t.signUp('Owner');
+    const reader = await t.signUp('Reader');
+    const stranger = await t.signUp('Stranger');
+    const board = await t.createBoard(owner);
+    await t.inject(owner, {
+      method: 'POST',
+      url: '/api/data/invite',
+      payload: { boardId: board.id, userId: reader.id, permission: 'read' },
+    });
+    const res = await t.inject(reader, { method: 'GET', url: `/api/data/members?boardId=${board.id}` });
+    expect(res.json()).toEqual({
+      members: [
+        { id: owner.id, name: 'Owner', image: null, permission: 'owner' },
+        { id: reader.id, name: 'Reader', image: null, permission: 'read' },
+      ],
+    });
+    expect(res.body).not.toContain('@');
+    expect((await t.inject(stranger, { method: 'GET', url: `/api/data/members?boardId=${board.id}` })).statusCode).toBe(404);
+  });
+});
