@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { keys } from './queries';
-import type { Area, Card, CardListItem } from './types';
+import type { Area, Card, CardListItem, Comment } from './types';
 
 /**
  * Edits of the query cache shared by optimistic mutations and realtime events.
@@ -30,6 +30,42 @@ export function findCardArea(qc: QueryClient, boardId: number, cardId: number): 
 function insertAt<T>(list: T[], index: number, item: T): T[] {
   const at = Math.max(0, Math.min(index, list.length));
   return [...list.slice(0, at), item, ...list.slice(at)];
+}
+
+/** A card of the board, wherever the cache holds it. */
+export function findCard(qc: QueryClient, boardId: number, cardId: number): CardListItem | undefined {
+  const areaId = findCardArea(qc, boardId, cardId);
+  return areaId === undefined ? undefined : getCards(qc, areaId)?.find((c) => c.id === cardId);
+}
+
+/** Someone's new name or picture, on every card of the board they are on and on their comments. */
+export function updatePerson(qc: QueryClient, boardId: number, person: { id: string; name: string; image: string | null }): void {
+  for (const area of qc.getQueryData<Area[]>(keys.areas(boardId)) ?? []) {
+    setCards(qc, area.id, (cards) =>
+      cards.some((c) => c.assignees.some((a) => a.id === person.id)) ? cards.map((c) => withPerson(c, person)) : cards,
+    );
+  }
+  for (const query of qc.getQueryCache().findAll({ queryKey: ['card'] })) {
+    const card = query.state.data as Card | undefined;
+    if (card?.boardId === boardId) qc.setQueryData(query.queryKey, withPerson(card, person));
+  }
+  for (const query of qc.getQueryCache().findAll({ queryKey: ['comments'] })) {
+    const comments = query.state.data as Comment[] | undefined;
+    if (!comments?.some((c) => c.author?.id === person.id)) continue;
+    qc.setQueryData(
+      query.queryKey,
+      comments.map((c) =>
+        c.author?.id === person.id ? { ...c, author: { ...c.author, ...person }, authorName: person.name } : c,
+      ),
+    );
+  }
+}
+
+function withPerson<T extends CardListItem>(card: T, person: { id: string; name: string; image: string | null }): T {
+  if (!card.assignees.some((a) => a.id === person.id)) return card;
+  const assignees = card.assignees.map((a) => (a.id === person.id ? { ...a, name: person.name, image: person.image } : a));
+  const first = assignees[0];
+  return { ...card, assignees, assigneeName: first?.name ?? null, assigneeImage: first?.image ?? null };
 }
 
 /** Puts a card at `index` of `toAreaId`, taking it out of wherever it was on the board. */

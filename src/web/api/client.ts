@@ -41,7 +41,8 @@ export async function api<T>(path: string, { method = 'GET', query, body, signal
     response = await fetch(withQuery(path, query), {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });
@@ -60,7 +61,9 @@ export async function api<T>(path: string, { method = 'GET', query, body, signal
   }
   if (!response.ok) {
     const message =
-      parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string' ? parsed.error : response.statusText;
+      parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string'
+        ? parsed.error
+        : response.statusText;
     if (response.status === 403 && path.startsWith('/api/data/')) onUnauthorized?.();
     throw new ApiError(response.status, message);
   }
@@ -103,7 +106,9 @@ export function upload<T>(
       }
       if (xhr.status >= 200 && xhr.status < 300) return resolve(parsed as T);
       const message =
-        parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string' ? parsed.error : xhr.statusText;
+        parsed && typeof parsed === 'object' && 'error' in parsed && typeof parsed.error === 'string'
+          ? parsed.error
+          : xhr.statusText;
       reject(new ApiError(xhr.status, message));
     };
     xhr.onerror = () => reject(new ApiError(0, 'NETWORK'));

@@ -4,17 +4,7 @@ import i18n from '../app/i18n';
 import { toast } from '../app/toast';
 import { api } from './client';
 import { errorMessage } from './errors';
-import {
-  findCardArea,
-  getCards,
-  moveCardInCache,
-  patchCardDetail,
-  removeCard,
-  setAreas,
-  setCards,
-  upsertArea,
-  upsertCard,
-} from './cache';
+import { findCardArea, getCards, moveCardInCache, removeCard, setAreas, setCards, upsertArea, upsertCard } from './cache';
 import { keys, type BoardData } from './queries';
 import type { Area, Board, BoardStatus, BoardStyle, Card, CardListItem, CardUpdate, Comment, Label, Person } from './types';
 
@@ -64,7 +54,9 @@ export interface BoardFields {
 export async function createBoard(qc: QueryClient, userId: string, fields: BoardFields): Promise<Board | undefined> {
   const result = await attempt(() => api<{ board: Board }>('/api/data/board', { method: 'POST', body: { userId, ...fields } }));
   if (!result) return undefined;
-  qc.setQueryData<Board[]>(keys.boards('owned'), (old) => (old && !old.some((b) => b.id === result.board.id) ? [...old, result.board] : old));
+  qc.setQueryData<Board[]>(keys.boards('owned'), (old) =>
+    old && !old.some((b) => b.id === result.board.id) ? [...old, result.board] : old,
+  );
   return result.board;
 }
 
@@ -219,7 +211,13 @@ export async function createCard(qc: QueryClient, areaId: number, name: string):
 }
 
 /** Moves a card to `newIndex` of `toAreaId` (counted without the card itself). */
-export async function moveCard(qc: QueryClient, boardId: number, card: CardListItem, toAreaId: number, newIndex: number): Promise<void> {
+export async function moveCard(
+  qc: QueryClient,
+  boardId: number,
+  card: CardListItem,
+  toAreaId: number,
+  newIndex: number,
+): Promise<void> {
   const fromAreaId = card.area;
   const undoFrom = snapshot(qc, keys.cards(fromAreaId));
   const undoTo = snapshot(qc, keys.cards(toAreaId));
@@ -254,7 +252,9 @@ function patched<T extends CardListItem>(card: T, patch: CardPatch, labels: Labe
   if (patch.dueDate !== undefined) next.dueDate = patch.dueDate;
   if (patch.repeatEvery !== undefined) next.repeatEvery = patch.repeatEvery;
   if (patch.labelIds !== undefined) {
-    next.labels = patch.labelIds.map((id) => labels.find((l) => l.id === id) ?? card.labels.find((l) => l.id === id) ?? { id, name: '…' });
+    next.labels = patch.labelIds.map(
+      (id) => labels.find((l) => l.id === id) ?? card.labels.find((l) => l.id === id) ?? { id, name: '…' },
+    );
   }
   if (patch.assignees !== undefined) {
     next.assignees = patch.assignees.map((p) => ({ ...p, type: 'human' }));
@@ -267,7 +267,12 @@ function patched<T extends CardListItem>(card: T, patch: CardPatch, labels: Labe
   return next;
 }
 
-export async function updateCard(qc: QueryClient, boardId: number, card: CardListItem, patch: CardPatch): Promise<Card | undefined> {
+export async function updateCard(
+  qc: QueryClient,
+  boardId: number,
+  card: CardListItem,
+  patch: CardPatch,
+): Promise<Card | undefined> {
   const areaId = findCardArea(qc, boardId, card.id) ?? card.area;
   const labels = qc.getQueryData<Label[]>(keys.labels(boardId)) ?? [];
   const undoList = snapshot(qc, keys.cards(areaId));
@@ -295,7 +300,9 @@ export async function updateCard(qc: QueryClient, boardId: number, card: CardLis
 }
 
 export async function duplicateCard(qc: QueryClient, boardId: number, cardId: number): Promise<Card | undefined> {
-  const result = await attempt(() => api<{ card: Card }>('/api/data/card-duplicate', { method: 'POST', body: { cardID: cardId } }));
+  const result = await attempt(() =>
+    api<{ card: Card }>('/api/data/card-duplicate', { method: 'POST', body: { cardID: cardId } }),
+  );
   if (result) upsertCard(qc, boardId, result.card);
   return result?.card;
 }
@@ -361,7 +368,9 @@ export function dropComment(qc: QueryClient, cardId: number, commentId: number):
 }
 
 export async function addComment(qc: QueryClient, cardId: number, content: string): Promise<boolean> {
-  const result = await attempt(() => api<{ comment: Comment }>('/api/data/comment', { method: 'POST', body: { cardId, content } }));
+  const result = await attempt(() =>
+    api<{ comment: Comment }>('/api/data/comment', { method: 'POST', body: { cardId, content } }),
+  );
   if (result) upsertComment(qc, cardId, result.comment);
   return result !== undefined;
 }
@@ -398,7 +407,12 @@ export async function invite(qc: QueryClient, boardId: number, mail: string, per
   return result !== undefined;
 }
 
-export async function setPermission(qc: QueryClient, boardId: number, userId: string, permission: 'read' | 'edit'): Promise<void> {
+export async function setPermission(
+  qc: QueryClient,
+  boardId: number,
+  userId: string,
+  permission: 'read' | 'edit',
+): Promise<void> {
   await attempt(() => api('/api/data/invite', { method: 'POST', body: { boardId, userId, permission } }));
   await qc.invalidateQueries({ queryKey: keys.members(boardId) });
 }
@@ -407,5 +421,3 @@ export async function removeAccess(qc: QueryClient, boardId: number, who: { user
   await attempt(() => api('/api/data/invite', { method: 'DELETE', query: { boardId, ...who } }));
   await qc.invalidateQueries({ queryKey: keys.members(boardId) });
 }
-
-export { patchCardDetail };

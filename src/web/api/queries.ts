@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, replaceEqualDeep, type QueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import type { ActivityEntry, Area, Board, Card, CardListItem, Comment, InviteList, Label, Session } from './types';
 
@@ -25,7 +25,8 @@ export const sessionQuery = queryOptions({
 export const boardsQuery = (kind: 'owned' | 'shared') =>
   queryOptions({
     queryKey: keys.boards(kind),
-    queryFn: async () => (await api<{ boards: Board[] }>('/api/data/boards', { method: 'POST', body: { shared: kind === 'shared' } })).boards,
+    queryFn: async () =>
+      (await api<{ boards: Board[] }>('/api/data/boards', { method: 'POST', body: { shared: kind === 'shared' } })).boards,
   });
 
 export interface BoardData {
@@ -45,10 +46,29 @@ export const areasQuery = (boardId: number) =>
     queryFn: async () => (await api<{ areas: Area[] }>('/api/data/areas', { query: { boardId } })).areas,
   });
 
+/**
+ * Structural sharing by card id instead of by position: after a card is
+ * inserted or removed, the cards behind it keep their identity (position-wise
+ * sharing would copy every shifted card and re-render every tile behind it).
+ */
+function shareCardsById(previous: unknown, next: unknown): unknown {
+  if (!Array.isArray(previous) || !Array.isArray(next)) return next;
+  const old = new Map((previous as CardListItem[]).map((card) => [card.id, card]));
+  let same = previous.length === next.length;
+  const shared = (next as CardListItem[]).map((card, index) => {
+    const before = old.get(card.id);
+    const kept = before ? replaceEqualDeep(before, card) : card;
+    if (kept !== previous[index]) same = false;
+    return kept;
+  });
+  return same ? previous : shared;
+}
+
 export const cardsQuery = (areaId: number) =>
   queryOptions({
     queryKey: keys.cards(areaId),
     queryFn: async () => (await api<{ cards: CardListItem[] }>('/api/data/cards', { query: { areaId } })).cards,
+    structuralSharing: shareCardsById,
   });
 
 export const cardQuery = (cardId: number) =>
@@ -78,5 +98,16 @@ export const commentsQuery = (cardId: number) =>
 export const activityQuery = (cardId: number) =>
   queryOptions({
     queryKey: keys.activity(cardId),
-    queryFn: async () => (await api<{ activity: ActivityEntry[] }>('/api/data/card-activity', { query: { cardID: cardId } })).activity,
+    queryFn: async () =>
+      (await api<{ activity: ActivityEntry[] }>('/api/data/card-activity', { query: { cardID: cardId } })).activity,
   });
+
+/** The areas of a board and then all their cards, into the cache (failures are left to the page's own queries). */
+export async function prefetchBoard(qc: QueryClient, boardId: number): Promise<void> {
+  try {
+    const areas = await qc.fetchQuery({ ...areasQuery(boardId), retry: false });
+    await Promise.all(areas.map((area) => qc.prefetchQuery(cardsQuery(area.id))));
+  } catch {
+    qc.removeQueries({ queryKey: keys.areas(boardId), exact: true });
+  }
+}

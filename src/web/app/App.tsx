@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { ApiError, setUnauthorizedHandler } from '../api/client';
-import { keys } from '../api/queries';
+import { keys, prefetchBoard } from '../api/queries';
 import { SignInPage } from '../features/auth/SignInPage';
 import { SignUpPage } from '../features/auth/SignUpPage';
 import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
@@ -11,6 +11,9 @@ import { DashboardPage } from '../features/dashboard/DashboardPage';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireSession } from './RequireSession';
 import { Toasts } from './Toasts';
+
+// Cache changes reach the components in the same task (not a timer later): a dropped card lands at once.
+notifyManager.setScheduler(queueMicrotask);
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -24,6 +27,10 @@ const queryClient = new QueryClient({
 });
 
 setUnauthorizedHandler(() => void queryClient.invalidateQueries({ queryKey: keys.session }));
+
+// Opening a board's address: its areas and cards are fetched at once, beside the session check, not after it.
+const boardInAddress = /^\/board\/(\d+)/.exec(location.pathname);
+if (boardInAddress) void prefetchBoard(queryClient, Number(boardInAddress[1]));
 
 export function App() {
   return (

@@ -23,7 +23,6 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <img src="/favicon.svg" alt="" width={24} height={24} />
           <span>Tavla</span>
         </Link>
-        <div id="shell-title" className="shell-title" />
         <div className="spacer" />
         <div className="shell-user">
           <Avatar person={user} />

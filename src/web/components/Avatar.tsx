@@ -1,6 +1,7 @@
 import { memo } from 'react';
 
-const COLORS = ['#5b6bd6', '#2f8f83', '#b5577e', '#c0742a', '#6f5bb5', '#3a7fb8', '#7a8a2e', '#a3534a'];
+/** Backgrounds for initials; each carries white text at WCAG AA contrast. */
+const COLORS = ['#4b5fd6', '#23766c', '#a3456e', '#a65a16', '#6549a8', '#2f6fa8', '#4d6a22', '#a3473e'];
 
 function hash(text: string): number {
   let h = 0;
@@ -34,7 +35,13 @@ export const Avatar = memo(function Avatar({ person, size = 'md', title }: Avata
     );
   }
   return (
-    <span className={className} style={{ background: COLORS[hash(person.id) % COLORS.length] }} title={label} role="img" aria-label={label}>
+    <span
+      className={className}
+      style={{ background: COLORS[hash(person.id) % COLORS.length] }}
+      title={label}
+      role="img"
+      aria-label={label}
+    >
       {initials(person.name)}
     </span>
   );

@@ -37,6 +37,7 @@ const PATHS = {
   circle: 'M12 21a9 9 0 100-18 9 9 0 000 18z',
   checkCircle: 'M22 11.1V12a10 10 0 11-5.9-9.1M22 4L12 14l-3-3',
   undo: 'M3 7v6h6M3 13a9 9 0 103-7.7L3 8',
+  columns: 'M4 4h6v16H4zM14 4h6v10h-6z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -117,7 +117,13 @@ interface MenuItemProps {
 
 export function MenuItem({ icon, danger, onSelect, children, disabled }: MenuItemProps) {
   return (
-    <button type="button" role="menuitem" className={`menu-item${danger ? ' danger' : ''}`} onClick={onSelect} disabled={disabled}>
+    <button
+      type="button"
+      role="menuitem"
+      className={`menu-item${danger ? ' danger' : ''}`}
+      onClick={onSelect}
+      disabled={disabled}
+    >
       {icon && <Icon name={icon} size={16} />}
       {children}
     </button>

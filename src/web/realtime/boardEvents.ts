@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
-import { moveCardInCache, removeCard, setAreas, upsertArea, upsertCard } from '../api/cache';
+import { findCard, getCards, moveCardInCache, removeCard, setAreas, updatePerson, upsertArea, upsertCard } from '../api/cache';
 import { applyBoard, dropComment, upsertComment } from '../api/mutations';
 import { keys, type BoardData } from '../api/queries';
 import type { Card, CardListItem, Label } from '../api/types';
@@ -55,9 +55,15 @@ const handlers: { [K in BoardEventName]: Handler<K> } = {
     upsertCard(ctx.qc, ctx.boardId, card);
     touchActivity(ctx, card.id);
   },
-  'card.moved': (ctx, { card, toAreaId, newIndex }) => {
-    moveCardInCache(ctx.qc, ctx.boardId, card, toAreaId, newIndex);
-    touchActivity(ctx, card.id);
+  'card.moved': (ctx, { cardId, fromAreaId, toAreaId, newIndex }) => {
+    const card = getCards(ctx.qc, fromAreaId)?.find((c) => c.id === cardId) ?? findCard(ctx.qc, ctx.boardId, cardId);
+    if (card) moveCardInCache(ctx.qc, ctx.boardId, card, toAreaId, newIndex);
+    else {
+      // Not in the cache (its area was still loading): read both areas again.
+      void ctx.qc.invalidateQueries({ queryKey: keys.cards(fromAreaId) });
+      void ctx.qc.invalidateQueries({ queryKey: keys.cards(toAreaId) });
+    }
+    touchActivity(ctx, cardId);
   },
   'card.archived': (ctx, { cardId, areaId }) => {
     removeCard(ctx.qc, areaId, cardId);
@@ -66,7 +72,9 @@ const handlers: { [K in BoardEventName]: Handler<K> } = {
   'card.restored': (ctx, { card }) => upsertCard(ctx.qc, ctx.boardId, card),
   'card.deleted': (ctx, { cardId, areaId }) => {
     removeCard(ctx.qc, areaId, cardId);
-    ctx.qc.setQueryData<Card | null>(keys.card(cardId), (old) => (old ? { ...old, archivedAt: old.archivedAt ?? 'deleted' } : old));
+    ctx.qc.setQueryData<Card | null>(keys.card(cardId), (old) =>
+      old ? { ...old, archivedAt: old.archivedAt ?? 'deleted' } : old,
+    );
   },
 
   'labels.changed': (ctx, { labels }) => ctx.qc.setQueryData<Label[]>(keys.labels(ctx.boardId), labels),
@@ -77,6 +85,7 @@ const handlers: { [K in BoardEventName]: Handler<K> } = {
     if (member.id === ctx.userId) void ctx.qc.invalidateQueries({ queryKey: keys.board(ctx.boardId) });
   },
   'member.removed': (ctx) => void ctx.qc.invalidateQueries({ queryKey: keys.members(ctx.boardId) }),
+  'person.updated': (ctx, { person }) => updatePerson(ctx.qc, ctx.boardId, person),
 
   'attachment.created': (ctx, { cardId }) => touchActivity(ctx, cardId),
   'attachment.deleted': (ctx, { cardId }) => touchActivity(ctx, cardId),

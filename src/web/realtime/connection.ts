@@ -124,7 +124,11 @@ export class RealtimeConnection {
       this.#setStatus('open');
       for (const [boardId, subscription] of this.#boards) {
         subscription.requestedAt = performance.now();
-        this.#send({ type: 'subscribe', boardId, ...(subscription.version === undefined ? {} : { since: subscription.version }) });
+        this.#send({
+          type: 'subscribe',
+          boardId,
+          ...(subscription.version === undefined ? {} : { since: subscription.version }),
+        });
         if (subscription.cardId !== null) this.#send({ type: 'presence', boardId, cardId: subscription.cardId });
       }
     };

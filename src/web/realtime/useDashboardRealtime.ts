@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Board } from '../api/types';
 import { applyBoard, dropBoard } from '../api/mutations';
+import { keys } from '../api/queries';
 import { useRealtime } from './RealtimeProvider';
 
 /** Keeps the dashboard's tiles live: boards shared with me, renamed, recoloured, archived or removed by others. */
@@ -15,10 +16,15 @@ export function useDashboardRealtime(userId: string): void {
       switch (message.name) {
         case 'board.updated':
         case 'board.restored':
-        case 'board.created':
+        case 'board.created': {
           if (data.board) applyBoard(qc, data.board);
-          void qc.invalidateQueries({ queryKey: ['boards'] });
+          // A board the dashboard does not show yet (restored, or new to me): read the lists again.
+          const shown = (['owned', 'shared'] as const).some((kind) =>
+            qc.getQueryData<Board[]>(keys.boards(kind))?.some((b) => b.id === message.boardId),
+          );
+          if (!shown) void qc.invalidateQueries({ queryKey: ['boards'] });
           return;
+        }
         case 'board.archived':
         case 'board.deleted':
           dropBoard(qc, message.boardId);

@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startApp } from '../test/harness.js';
+import { projectRoot } from '../src/server/version.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** The browser tests run where Chromium is installed; in CI its absence is a failure, not a skip. */
+export const browserTestsEnabled = existsSync(CHROMIUM) || Boolean(process.env.CI);
+
+const webDist = path.join(projectRoot, 'dist/web');
+const webSources = [
+  path.join(projectRoot, 'src/web'),
+  path.join(projectRoot, 'src/shared'),
+  path.join(projectRoot, 'vite.config.ts'),
+];
+
+function newestMtime(target: string): number {
+  const stats = statSync(target);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  let newest = stats.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+function webIsFresh(): boolean {
+  const index = path.join(webDist, 'index.html');
+  if (!existsSync(index)) return false;
+  const built = statSync(index).mtimeMs;
+  return webSources.every((source) => !existsSync(source) || newestMtime(source) <= built);
+}
+
+/**
+ * Builds the web app (Vite's build API) unless `dist/web` is newer than its
+ * sources. Test files run in parallel processes: a lock directory makes one
+ * of them build while the others wait.
+ */
+export async function ensureWebBuilt(): Promise<void> {
+  const lock = path.join(projectRoot, 'dist/.web-build.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (webIsFresh()) return;
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Someone else is building; a lock older than two minutes is left over from a crash.
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error('timed out waiting for the web build');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
+    try {
+      if (!webIsFresh()) {
+        const { build } = await import('vite');
+        await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type Server = Awaited<ReturnType<typeof startServer>>;
+
+/** The real server on a free port, with a fresh SQLite database and data folder, serving the built app. */
+export async function startServer() {
+  await ensureWebBuilt();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await startApp('sqlite', `sqlite://${path.join(dataDir, 'tavla.db')}`, dataDir, {
+    env: { BASE_URL: baseUrl, SIGNIN_RATE_LIMIT: '100000' },
+  });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  await t.app.jobs.start(200);
+  return {
+    ...t,
+    baseUrl,
+    dataDir,
+    async close() {
+      await t.app.close();
+      await t.database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  width = 1400,
+  height = 900,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width, height }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (error) => console.error('[page error]', error.message));
+  return { context, page };
+}
+
+export const screenshotDir = path.join(projectRoot, 'e2e/screenshots');
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+}
+
+/** Signs up through the API inside the browser context (its session cookie stays there). */
+export async function signUpVia(page: Page, baseUrl: string, name: string, email: string, password = 'correct horse battery') {
+  const response = await page.request.post(`${baseUrl}/api/auth/sign-up/email`, {
+    data: { name, email, password },
+    headers: { origin: baseUrl },
+  });
+  if (!response.ok()) throw new Error(`sign-up failed: ${response.status()} ${await response.text()}`);
+  return ((await response.json()) as { user: { id: string } }).user.id;
+}
+
+export interface ApiUser {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+  /** `name=value` of the session cookie. */
+  cookie: string;
+  /** A JSON request as this user (cookie and a same-origin `Origin`). */
+  call<T = unknown>(method: string, url: string, body?: unknown): Promise<T>;
+}
+
+let accounts = 0;
+
+/** An account made through the HTTP API, for arranging what a test needs quickly. */
+export async function apiUser(server: Server, name: string): Promise<ApiUser> {
+  const email = `user${++accounts}-${Date.now()}@example.test`;
+  const password = 'correct horse battery';
+  const response = await fetch(`${server.baseUrl}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    body: JSON.stringify({ name, email, password }),
+  });
+  if (!response.ok) throw new Error(`sign-up: ${response.status} ${await response.text()}`);
+  const id = ((await response.json()) as { user: { id: string } }).user.id;
+  const setCookie = response.headers.getSetCookie().find((c) => c.includes('session_token'));
+  if (!setCookie) throw new Error('no session cookie');
+  const cookie = setCookie.split(';')[0]!;
+  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: { cookie, origin: server.baseUrl, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+  return { id, name, email, password, cookie, call };
+}
+
+/** The session cookie of an API user, for a browser context. */
+export function cookieFor(user: ApiUser, baseUrl: string) {
+  const [name, ...rest] = user.cookie.split('=');
+  return { name: name!, value: rest.join('='), url: baseUrl };
+}

@@ -1,0 +1,306 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { Viewer } from '../../../shared/events.js';
+import { ApiError } from '../../api/client';
+import { getCards } from '../../api/cache';
+import { createArea, moveCard, reorderAreas, updateCard } from '../../api/mutations';
+import { areasQuery, boardQuery, cardsQuery, keys } from '../../api/queries';
+import type { Area, CardListItem } from '../../api/types';
+import { useUser } from '../../app/session';
+import { toast } from '../../app/toast';
+import { Icon } from '../../components/Icon';
+import { useViewers } from '../../realtime/RealtimeProvider';
+import { useBoardRealtime, type BoardGoneReason } from '../../realtime/useBoardRealtime';
+import { BoardFormDialog } from '../dashboard/BoardFormDialog';
+import { boardBackground } from '../dashboard/BoardTile';
+import { ShareDialog } from '../dashboard/ShareDialog';
+import { AreaColumn, type AreaActions } from './AreaColumn';
+import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
+import { MoveDialog } from './MoveDialog';
+import { Presence } from './Presence';
+import './board.css';
+
+const CardDialog = lazy(() => import('../card/CardDialog'));
+
+export function BoardPage() {
+  const { id } = useParams();
+  const boardId = Number(id);
+  const user = useUser();
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const openCardId = Number(params.get('card')) || null;
+
+  const boardResult = useQuery(boardQuery(boardId, user.id));
+  const areasResult = useQuery(areasQuery(boardId));
+  const areas = areasResult.data;
+  const [moving, setMoving] = useState<CardListItem | null>(null);
+  const [dialog, setDialog] = useState<'settings' | 'share' | null>(null);
+  const canvasRef = useRef<HTMLDivElement>(null);
+
+  const onGone = useCallback(
+    (reason: BoardGoneReason) => {
+      toast.info(t(`board.gone.${reason}`));
+      void navigate('/', { replace: true });
+    },
+    [navigate, t],
+  );
+  useBoardRealtime(boardId, user.id, onGone);
+
+  // Who else is here, and which cards they have open.
+  const allViewers = useViewers(boardId);
+  const viewers = useMemo(() => allViewers.filter((v) => v.id !== user.id), [allViewers, user.id]);
+  const openBy = useMemo(() => {
+    const map = new Map<number, Viewer[]>();
+    for (const viewer of viewers) if (viewer.cardId) map.set(viewer.cardId, [...(map.get(viewer.cardId) ?? []), viewer]);
+    return map;
+  }, [viewers]);
+
+  // Marks the moment every area's cards are on screen (read by the performance test).
+  const allCardsLoaded = useQueries({
+    queries: (areas ?? []).map((area) => ({ ...cardsQuery(area.id), notifyOnChangeProps: ['status' as const] })),
+    combine: (results) => areas !== undefined && results.every((r) => r.status === 'success'),
+  });
+  const marked = useRef(false);
+  useEffect(() => {
+    if (!allCardsLoaded || marked.current) return;
+    marked.current = true;
+    requestAnimationFrame(() => setTimeout(() => performance.mark('tavla:cards-painted'), 0));
+  }, [allCardsLoaded]);
+
+  // Stable for the whole page, so memoised columns and tiles do not re-render for nothing.
+  const latest = useRef({ params, setParams, areas });
+  useEffect(() => {
+    latest.current = { params, setParams, areas };
+  });
+  const actions = useMemo<AreaActions>(
+    () => ({
+      open(cardId) {
+        const { params: current, setParams: set } = latest.current;
+        const next = new URLSearchParams(current);
+        next.set('card', String(cardId));
+        set(next);
+      },
+      move(card) {
+        setMoving(card);
+      },
+      toggleDone(card) {
+        void updateCard(qc, boardId, card, { status: card.status === 1 ? 0 : 1 });
+      },
+      shiftArea(areaId, step) {
+        const list = latest.current.areas ?? [];
+        const from = list.findIndex((a) => a.id === areaId);
+        const to = from + step;
+        if (from < 0 || to < 0 || to >= list.length) return;
+        const ordered = [...list];
+        const [area] = ordered.splice(from, 1);
+        ordered.splice(to, 0, area!);
+        void reorderAreas(qc, boardId, ordered);
+      },
+    }),
+    [qc, boardId],
+  );
+
+  const dropHandlers = useMemo<DropHandlers>(
+    () => ({
+      moveCard(cardId, fromAreaId, target: CardTargetData | AreaTargetData) {
+        const card = getCards(qc, fromAreaId)?.find((c) => c.id === cardId);
+        const list = getCards(qc, target.areaId);
+        if (!card || !list) return;
+        const without = list.filter((c) => c.id !== cardId);
+        let index: number;
+        if (isCardTarget(target)) {
+          if (target.cardId === cardId) return;
+          index = without.findIndex((c) => c.id === target.cardId);
+          if (index < 0) return;
+          if (target.edge === 'bottom') index += 1;
+        } else {
+          index = target.aboveCards ? 0 : without.length;
+        }
+        const current = list.findIndex((c) => c.id === cardId);
+        if (fromAreaId === target.areaId && current === index) return;
+        void moveCard(qc, boardId, card, target.areaId, index);
+        requestAnimationFrame(() =>
+          document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus({ preventScroll: true }),
+        );
+      },
+      moveArea(areaId, target) {
+        const list = qc.getQueryData<Area[]>(keys.areas(boardId)) ?? [];
+        const moved = list.find((a) => a.id === areaId);
+        if (!moved || target.areaId === areaId) return;
+        const without = list.filter((a) => a.id !== areaId);
+        let index = without.findIndex((a) => a.id === target.areaId);
+        if (index < 0) return;
+        if (target.edge === 'right' || target.edge === 'bottom') index += 1;
+        const ordered = [...without.slice(0, index), moved, ...without.slice(index)];
+        if (ordered.every((a, i) => a.id === list[i]?.id)) return;
+        void reorderAreas(qc, boardId, ordered);
+      },
+    }),
+    [qc, boardId],
+  );
+  useBoardDropMonitor(dropHandlers, canvasRef);
+
+  if (boardResult.isError || areasResult.isError) {
+    const error = boardResult.error ?? areasResult.error;
+    const missing = error instanceof ApiError && (error.status === 404 || error.status === 403);
+    return (
+      <div className="board-message">
+        <h1>{missing ? t('board.notFoundTitle') : t('errors.loadFailed')}</h1>
+        <p>{missing ? t('board.notFoundText') : t('errors.tryAgain')}</p>
+        <Link to="/" className="btn btn-primary">
+          {t('notFound.home')}
+        </Link>
+      </div>
+    );
+  }
+  if (!boardResult.data || !areas) {
+    return (
+      <div className="center-fill">
+        <span className="spinner" aria-label={t('common.loading')} />
+      </div>
+    );
+  }
+
+  const { board, writeAccess } = boardResult.data;
+  const todo = board.style === 'todo';
+  const owner = board.user === user.id;
+
+  return (
+    <div className={`board ${todo ? 'board-todo' : 'board-kanban'}`}>
+      <div className="board-bar">
+        <span className="board-swatch" style={boardBackground(board)} aria-hidden="true" />
+        <h1 className="board-title">{board.name}</h1>
+        <span className="board-chip" title={board.status === 'public' ? t('board.publicHint') : t('board.privateHint')}>
+          <Icon name={board.status === 'public' ? 'globe' : 'lock'} size={13} />
+          <span>{board.status === 'public' ? t('board.public') : t('board.private')}</span>
+        </span>
+        {!writeAccess && <span className="board-chip readonly">{t('board.readOnly')}</span>}
+        <div className="spacer" />
+        <Presence viewers={viewers} />
+        {owner && (
+          <>
+            <button type="button" className="btn btn-sm" aria-label={t('dashboard.share')} onClick={() => setDialog('share')}>
+              <Icon name="share" size={15} />
+              <span className="hide-narrow">{t('dashboard.share')}</span>
+            </button>
+            <button type="button" className="icon-btn" aria-label={t('dashboard.settings')} onClick={() => setDialog('settings')}>
+              <Icon name="settings" />
+            </button>
+          </>
+        )}
+      </div>
+
+      <p id="card-keys-edit" hidden>
+        {t('board.cardKeysEdit')}
+      </p>
+      <p id="card-keys-read" hidden>
+        {t('board.cardKeysRead')}
+      </p>
+      <div ref={canvasRef} className="board-canvas" data-testid="board-canvas">
+        <div className="board-lanes">
+          {areas.map((area, index) => (
+            <AreaColumn
+              key={area.id}
+              area={area}
+              index={index}
+              count={areas.length}
+              todo={todo}
+              writeAccess={writeAccess}
+              openBy={openBy}
+              actions={actions}
+            />
+          ))}
+          {writeAccess && <AddArea boardId={boardId} first={areas.length === 0} />}
+          {!writeAccess && areas.length === 0 && <p className="empty">{t('board.noAreas')}</p>}
+        </div>
+      </div>
+
+      {openCardId && (
+        <Suspense fallback={null}>
+          <CardDialog
+            key={openCardId}
+            cardId={openCardId}
+            board={board}
+            writeAccess={writeAccess}
+            viewers={openBy.get(openCardId)}
+            onMove={(card) => setMoving(card)}
+            onClose={() => {
+              const next = new URLSearchParams(params);
+              next.delete('card');
+              setParams(next);
+            }}
+          />
+        </Suspense>
+      )}
+      {moving && (
+        <MoveDialog
+          card={moving}
+          areas={areas}
+          onClose={() => setMoving(null)}
+          onMove={(toAreaId, newIndex) => {
+            const card = getCards(qc, moving.area)?.find((c) => c.id === moving.id) ?? moving;
+            setMoving(null);
+            void moveCard(qc, boardId, card, toAreaId, newIndex);
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${card.id}"]`)?.focus());
+          }}
+        />
+      )}
+      {dialog === 'settings' && <BoardFormDialog userId={user.id} board={board} onClose={() => setDialog(null)} />}
+      {dialog === 'share' && <ShareDialog board={board} onClose={() => setDialog(null)} />}
+    </div>
+  );
+}
+
+function AddArea({ boardId, first }: { boardId: number; first: boolean }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(first);
+  const [name, setName] = useState('');
+  if (!open) {
+    return (
+      <button type="button" className="area-new" onClick={() => setOpen(true)}>
+        <Icon name="plus" size={16} />
+        {t('board.addArea')}
+      </button>
+    );
+  }
+  return (
+    <form
+      className="area-new-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const value = name.trim();
+        if (!value) return;
+        setName('');
+        void createArea(qc, boardId, value);
+      }}
+    >
+      <input
+        className="input"
+        aria-label={t('board.areaName')}
+        placeholder={t('board.areaNamePlaceholder')}
+        value={name}
+        maxLength={255}
+        autoFocus={!first}
+        onChange={(e) => setName(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setOpen(false);
+        }}
+      />
+      <div className="row">
+        <button type="submit" className="btn btn-primary btn-sm" disabled={!name.trim()}>
+          {t('board.addArea')}
+        </button>
+        {!first && (
+          <button type="button" className="icon-btn" aria-label={t('common.cancel')} onClick={() => setOpen(false)}>
+            <Icon name="close" />
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
