@@ -10,6 +10,7 @@ import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { EventBus } from './events/bus.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
+import { exportRoutes } from './features/exports/exports.routes.js';
 import { attachmentRoutes } from './features/attachments/attachments.routes.js';
 import { archiveRoutes } from './features/archive/archive.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
@@ -98,6 +99,7 @@ export async function buildApp({
       sharingRoutes(data, deps);
       archiveRoutes(data, deps);
       activityRoutes(data, deps);
+      exportRoutes(data, deps);
       attachmentRoutes(data, deps);
       commentRoutes(data, deps);
       searchRoutes(data, deps);

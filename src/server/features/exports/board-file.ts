@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { sql } from 'kysely';
 import { renderMarkdown } from '../../../shared/markdown.js';
 import type {
   BoardFileActivity,
@@ -10,18 +11,26 @@ import type {
   BoardFilePerson,
 } from '../../../shared/api/board-file.schema.js';
 import type { Db } from '../../db/database.js';
-import { toIso } from '../../db/dialect.js';
-import type { AreaRow, BoardRow, CardRow } from '../../db/schema.js';
+import { toIso, type DialectName } from '../../db/dialect.js';
+import type { BoardRow, CardRow } from '../../db/schema.js';
 import { isStoredName, type UploadStore } from '../../files/store.js';
 import { attachmentPath, imagePath } from './zip-names.js';
 
-/** Rows read per query: memory holds one batch of cards with what hangs on them, however large the board. */
+/** Rows read per query: memory holds one batch, however large the instance. */
 export const BATCH = 500;
+/**
+ * Cards read per query. A card brings its labels, people, attachments,
+ * comments, history and rendered HTML along, so fewer at a time: a batch
+ * then dies young, before the garbage collector promotes it, and the heap
+ * stays near its idle size instead of filling up between full collections.
+ */
+export const CARD_BATCH = 100;
 
 export const BOARD_FILE_FORMAT = 'service.board';
 export const BOARD_FILE_VERSION = 1;
 
 export interface BoardFileOptions {
+  dialect: DialectName;
   /** The instance's public address: picture addresses written with it count as ours too. */
   baseUrl: string;
   /** Where this board's files go in the zip: `attachments` or `attachments/<id>-<name>`. */
@@ -42,7 +51,7 @@ type Write = (text: string) => Promise<void>;
 /**
  * Writes a board in the board file format (`service.board`, version 1) through
  * `write`, piece by piece: the head, then each area with its cards in batches
- * of `BATCH` (board order), then the map of pictures found on the way. Answers
+ * of `CARD_BATCH` (board order), then the map of pictures found on the way. Answers
  * the pictures to put into the zip; the attachments' zip paths follow from
  * their rows (`boardAttachments`), so nothing else is kept.
  */
@@ -71,7 +80,7 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
       status: board.status as BoardFileHead['board']['status'],
       color: board.color,
       image: board.image,
-      owner: { id: board.ownerId, name: owner?.name ?? null },
+      owner: { id: board.ownerId, name: owner?.name ?? '' },
       archivedAt: toIso(board.archivedAt),
     },
     members: members.map((m) => ({ id: m.id, name: m.name, permission: m.permission as 'read' | 'edit' })),
@@ -80,22 +89,22 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
   const headJson = JSON.stringify(head);
   await write(`${headJson.slice(0, -1)},"areas":[`);
 
-  const areas = await db
-    .selectFrom('areas')
-    .selectAll()
-    .where('boardId', '=', board.id)
-    .orderBy('sort')
-    .orderBy('id')
-    .execute();
+  const areas = await db.selectFrom('areas').selectAll().where('boardId', '=', board.id).orderBy('sort').orderBy('id').execute();
   for (const [i, area] of areas.entries()) {
     const shell: BoardFileArea = { id: area.id, name: area.name, sort: area.sort, archivedAt: toIso(area.archivedAt), cards: [] };
     const shellJson = JSON.stringify(shell);
     await write(`${i > 0 ? ',' : ''}${shellJson.slice(0, -2)}`);
-    let first = true;
-    for await (const rows of cardBatches(db, area)) {
-      const cards = await presentCards(db, rows, pictures, options);
-      await write((first ? '' : ',') + cards.map((c) => JSON.stringify(c)).join(','));
-      first = false;
+    const reader = new CardReader(db, options.dialect, area.id, { extras: 'file' });
+    try {
+      for (let first = true; ; first = false) {
+        const text = await nextCards(reader, pictures, options);
+        if (text === null) break;
+        await write(first ? text : `,${text}`);
+        // Pictures are looked up between batches, when no batch is held.
+        if (pictures.pending > BATCH) await pictures.resolve();
+      }
+    } finally {
+      await reader.close();
     }
     await write(']}');
   }
@@ -104,32 +113,194 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
   return pictures.files();
 }
 
-/** An area's cards in board order (sort, then id), `BATCH` at a time, by key: no offset scans. */
-export async function* cardBatches(
-  db: Db,
-  area: Pick<AreaRow, 'id'>,
-  options: { visibleOnly?: boolean } = {},
-): AsyncGenerator<CardRow[]> {
-  let after: { sort: number; id: number } | null = null;
-  for (;;) {
-    const from = after;
-    const rows = await db
+let cursors = 0;
+
+/** What comes with each card: everything the board file needs, or the counts and names of a CSV row. */
+export type CardExtras = 'file' | 'csv';
+
+/** A card row with its extras as JSON (text on SQLite, parsed on PostgreSQL). */
+export type CardWithExtras = CardRow & Record<`x${string}`, unknown>;
+
+/**
+ * Reads an area's cards in board order (sort, then id), `CARD_BATCH` at a
+ * time, each with what hangs on it aggregated as JSON in the same query, so a
+ * batch costs one round trip and nothing of it is held while waiting for
+ * another: the caller turns it into text at once. (Batches held across
+ * waits survive the young generation's collections and fill the old one;
+ * on PostgreSQL they even make V8 allocate every row there.)
+ *
+ * SQLite reads by key along its (areaId, sort) index. PostgreSQL keeps `sort`
+ * out of every index on purpose (moves rewrite it in place), so there one
+ * cursor sorts the area once and hands it out batch by batch; paging by key
+ * would sort the whole area again for every batch. (PostgreSQL cursors live
+ * in a transaction: the export's snapshot is one.)
+ */
+export class CardReader {
+  private after: { sort: number; id: number } | null = null;
+  private cursor: ReturnType<typeof sql.raw> | null = null;
+  private done = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: DialectName,
+    private readonly areaId: number,
+    private readonly options: { visibleOnly?: boolean; extras: CardExtras },
+  ) {}
+
+  private query() {
+    const json = jsonFunctions(this.dialect);
+    const x = this.options.extras === 'file' ? fileExtras(json) : csvExtras(json);
+    return this.db
       .selectFrom('cards')
-      .selectAll()
-      .where('areaId', '=', area.id)
-      .$if(options.visibleOnly === true, (q) => q.where('archivedAt', 'is', null))
-      .$if(from !== null, (q) =>
-        q.where((eb) => eb.or([eb('sort', '>', from!.sort), eb.and([eb('sort', '=', from!.sort), eb('id', '>', from!.id)])])),
-      )
-      .orderBy('sort')
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
-    if (rows.length > 0) yield rows;
-    if (rows.length < BATCH) return;
-    const last = rows[rows.length - 1]!;
-    after = { sort: last.sort, id: last.id };
+      .selectAll('cards')
+      .select(Object.entries(x).map(([name, expression]) => sql.raw(expression).as(name)))
+      .where('cards.areaId', '=', this.areaId)
+      .$if(this.options.visibleOnly === true, (q) => q.where('cards.archivedAt', 'is', null));
   }
+
+  /** The next batch, or null after the last. */
+  async next(): Promise<CardWithExtras[] | null> {
+    if (this.done) return null;
+    let rows: CardWithExtras[];
+    if (this.dialect === 'postgres') {
+      if (this.cursor === null) {
+        this.cursor = sql.raw(`export_cards_${++cursors}`);
+        const ordered = this.query().orderBy('cards.sort').orderBy('cards.id');
+        await sql`DECLARE ${this.cursor} NO SCROLL CURSOR FOR ${ordered}`.execute(this.db);
+      }
+      rows = (await sql<CardWithExtras>`FETCH ${sql.raw(String(CARD_BATCH))} FROM ${this.cursor}`.execute(this.db)).rows;
+    } else {
+      const from = this.after;
+      rows = await this.query()
+        // `sort >= s` lets the (areaId, sort) index find where to go on; the rest skips the rows of equal sort already read.
+        .$if(from !== null, (q) =>
+          q
+            .where('cards.sort', '>=', from!.sort)
+            .where((eb) => eb.or([eb('cards.sort', '>', from!.sort), eb('cards.id', '>', from!.id)])),
+        )
+        .orderBy('cards.sort')
+        .orderBy('cards.id')
+        .limit(CARD_BATCH)
+        .execute();
+      const last = rows[rows.length - 1];
+      if (last) this.after = { sort: last.sort, id: last.id };
+    }
+    if (rows.length < CARD_BATCH) await this.close();
+    return rows.length > 0 ? rows : null;
+  }
+
+  async close(): Promise<void> {
+    this.done = true;
+    if (this.cursor === null) return;
+    const cursor = this.cursor;
+    this.cursor = null;
+    await sql`CLOSE ${cursor}`.execute(this.db).catch(() => undefined);
+  }
+}
+
+interface JsonFunctions {
+  /** A JSON array of `value` over the rows of `from`, ordered; `[]` when there are none. */
+  array(value: string, order: string, from: string): string;
+  object(pairs: Record<string, string>): string;
+}
+
+function jsonFunctions(dialect: DialectName): JsonFunctions {
+  const pairs = (p: Record<string, string>) =>
+    Object.entries(p)
+      .map(([k, v]) => `'${k}', ${v}`)
+      .join(', ');
+  return dialect === 'postgres'
+    ? {
+        array: (value, order, from) => `(SELECT coalesce(json_agg(${value} ORDER BY ${order}), '[]'::json) FROM ${from})`,
+        object: (p) => `json_build_object(${pairs(p)})`,
+      }
+    : {
+        array: (value, order, from) => `(SELECT json_group_array(${value} ORDER BY ${order}) FROM ${from})`,
+        object: (p) => `json_object(${pairs(p)})`,
+      };
+}
+
+const q = (name: string) => `"${name}"`;
+
+/** Labels, people, reminders, attachments, comments and history of a card, as JSON columns. */
+function fileExtras(json: JsonFunctions): Record<string, string> {
+  return {
+    xLabels: json.array(
+      'l.name',
+      'l.id',
+      `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
+    ),
+    xPeople: json.array(
+      json.object({ id: 'u.id', name: 'u.name' }),
+      'ca.id',
+      `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
+    ),
+    xReminders: json.array(
+      `r.${q('minutesBefore')}`,
+      `r.${q('minutesBefore')}`,
+      `card_reminders r WHERE r.${q('cardId')} = cards.id`,
+    ),
+    xAttachments: json.array(
+      json.object({
+        id: 'a.id',
+        filename: 'a.filename',
+        filetype: 'a.filetype',
+        filesize: 'a.filesize',
+        storedName: `a.${q('storedName')}`,
+        url: 'a.url',
+        createdAt: `a.${q('createdAt')}`,
+      }),
+      'a.id',
+      `attachments a WHERE a.${q('cardId')} = cards.id`,
+    ),
+    xComments: json.array(
+      json.object({
+        id: 'm.id',
+        userId: `m.${q('userId')}`,
+        authorName: `m.${q('authorName')}`,
+        content: 'm.content',
+        createdAt: `m.${q('createdAt')}`,
+        userName: 'u.name',
+      }),
+      'm.id',
+      `comments m LEFT JOIN ${q('user')} u ON u.id = m.${q('userId')} WHERE m.${q('cardId')} = cards.id`,
+    ),
+    xActivity: json.array(
+      json.object({
+        type: 'e.type',
+        actorId: `e.${q('actorId')}`,
+        data: 'e.data',
+        createdAt: `e.${q('createdAt')}`,
+        name: 'u.name',
+      }),
+      'e.id',
+      `card_activity e LEFT JOIN ${q('user')} u ON u.id = e.${q('actorId')} WHERE e.${q('cardId')} = cards.id`,
+    ),
+  };
+}
+
+/** What a CSV row needs beyond the card: label and people names, and how many comments and attachments. */
+function csvExtras(json: JsonFunctions): Record<string, string> {
+  return {
+    xLabels: json.array(
+      'l.name',
+      'l.id',
+      `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
+    ),
+    xPeople: json.array(
+      'u.name',
+      'ca.id',
+      `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
+    ),
+    xComments: `(SELECT count(*) FROM comments m WHERE m.${q('cardId')} = cards.id)`,
+    xAttachments: `(SELECT count(*) FROM attachments a WHERE a.${q('cardId')} = cards.id)`,
+  };
+}
+
+/** An extras column as a value: SQLite hands JSON over as text, PostgreSQL parsed. */
+export function extra<T>(row: CardWithExtras, name: `x${string}`): T {
+  const value = row[name];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 /** Every attachment on the board's cards (archived ones too), by id, `BATCH` at a time. */
@@ -169,24 +340,14 @@ export async function* boardImages(db: Db, boardId: number) {
   }
 }
 
-/** Whether a stored file is there to be exported. */
-export async function fileExists(store: UploadStore, storedName: string | null): Promise<boolean> {
+/** Whether a stored file is there to be exported (a quick stat; it runs between a batch's query and its text, where nothing may wait). */
+export function fileExists(store: UploadStore, storedName: string | null): boolean {
   if (storedName === null || !isStoredName(storedName)) return false;
   try {
-    return (await stat(store.pathOf(storedName))).isFile();
+    return statSync(store.pathOf(storedName)).isFile();
   } catch {
     return false;
   }
-}
-
-function group<T extends { cardId: number }>(rows: T[]): Map<number, T[]> {
-  const map = new Map<number, T[]>();
-  for (const row of rows) {
-    const list = map.get(row.cardId);
-    if (list) list.push(row);
-    else map.set(row.cardId, [row]);
-  }
-  return map;
 }
 
 function parseData(raw: string | null): unknown {
@@ -198,125 +359,86 @@ function parseData(raw: string | null): unknown {
   }
 }
 
-/** One batch of cards with their labels, people, reminders, attachments, comments and history: one query each. */
-async function presentCards(db: Db, rows: CardRow[], pictures: PictureFinder, options: BoardFileOptions): Promise<BoardFileCard[]> {
-  const ids = rows.map((r) => r.id);
-  const labels = group(
-    await db
-      .selectFrom('card_labels')
-      .innerJoin('labels', 'labels.id', 'card_labels.labelId')
-      .select(['card_labels.cardId', 'labels.name'])
-      .where('card_labels.cardId', 'in', ids)
-      .orderBy('labels.id')
-      .execute(),
-  );
-  const people = group(
-    await db
-      .selectFrom('card_assignees')
-      .innerJoin('user', 'user.id', 'card_assignees.userId')
-      .select(['card_assignees.cardId', 'user.id', 'user.name'])
-      .where('card_assignees.cardId', 'in', ids)
-      .orderBy('card_assignees.id')
-      .execute(),
-  );
-  const reminders = group(
-    await db
-      .selectFrom('card_reminders')
-      .select(['cardId', 'minutesBefore'])
-      .where('cardId', 'in', ids)
-      .orderBy('minutesBefore')
-      .execute(),
-  );
-  const attachments = group(
-    await db
-      .selectFrom('attachments')
-      .select(['id', 'cardId', 'filename', 'filetype', 'filesize', 'storedName', 'url', 'createdAt'])
-      .where('cardId', 'in', ids)
-      .orderBy('id')
-      .execute(),
-  );
-  const comments = group(
-    await db
-      .selectFrom('comments')
-      .leftJoin('user', 'user.id', 'comments.userId')
-      .select([
-        'comments.id',
-        'comments.cardId',
-        'comments.userId',
-        'comments.authorName',
-        'comments.content',
-        'comments.createdAt',
-        'user.name as userName',
-      ])
-      .where('comments.cardId', 'in', ids)
-      .orderBy('comments.id')
-      .execute(),
-  );
-  const activity = group(
-    await db
-      .selectFrom('card_activity')
-      .leftJoin('user', 'user.id', 'card_activity.actorId')
-      .select(['card_activity.cardId', 'card_activity.type', 'card_activity.actorId', 'card_activity.data', 'card_activity.createdAt', 'user.name'])
-      .where('card_activity.cardId', 'in', ids)
-      .orderBy('card_activity.id')
-      .execute(),
-  );
+/** The next batch of an area's cards as JSON (comma-separated objects), or null after the last. */
+async function nextCards(reader: CardReader, pictures: PictureFinder, options: BoardFileOptions): Promise<string | null> {
+  const rows = await reader.next();
+  if (rows === null) return null;
+  // From here on nothing waits: the batch is text before anything else runs.
+  return rows.map((row) => JSON.stringify(presentCard(row, pictures, options))).join(',');
+}
 
-  const cards: BoardFileCard[] = [];
-  for (const row of rows) {
-    pictures.scan(row.content);
-    const assignees: BoardFilePerson[] = (people.get(row.id) ?? []).map((p) => ({ id: p.id, name: p.name }));
-    const cardAttachments: BoardFileAttachment[] = [];
-    for (const a of attachments.get(row.id) ?? []) {
-      const file = (await fileExists(options.store, a.storedName)) ? attachmentPath(options.folder, a) : null;
-      cardAttachments.push({
-        id: a.id,
-        filename: a.filename,
-        filetype: a.filetype,
-        filesize: a.filesize,
-        createdAt: toIso(a.createdAt),
-        file,
-        ...(a.storedName === null && a.url !== null ? { url: a.url } : {}),
-      });
-    }
-    const cardComments: BoardFileComment[] = (comments.get(row.id) ?? []).map((c) => {
-      pictures.scan(c.content);
-      return {
-        id: c.id,
-        author:
-          c.userId !== null && c.userName !== null ? { id: c.userId, name: c.userName } : { id: null, name: c.authorName },
-        content: c.content,
-        html: renderMarkdown(c.content),
-        createdAt: toIso(c.createdAt),
-      };
-    });
-    const history: BoardFileActivity[] = (activity.get(row.id) ?? []).map((e) => ({
-      type: e.type,
-      actor: e.actorId !== null && e.name !== null ? { id: e.actorId, name: e.name } : null,
-      data: parseData(e.data),
-      createdAt: toIso(e.createdAt),
-    }));
-    cards.push({
-      id: row.id,
-      name: row.name,
-      content: row.content,
-      html: renderMarkdown(row.content),
-      done: row.status === 1,
-      sort: row.sort,
-      dueDate: toIso(row.dueDate),
-      repeatEvery: row.repeatEvery as BoardFileCard['repeatEvery'],
-      assignees,
-      assignee: assignees[0] ?? null,
-      labels: (labels.get(row.id) ?? []).map((l) => l.name),
-      archivedAt: toIso(row.archivedAt),
-      reminders: (reminders.get(row.id) ?? []).map((r) => r.minutesBefore),
-      attachments: cardAttachments,
-      comments: cardComments,
-      activity: history,
-    });
-  }
-  await pictures.resolve();
-  return cards;
+interface AttachmentJson {
+  id: number;
+  filename: string;
+  filetype: string;
+  filesize: number;
+  storedName: string | null;
+  url: string | null;
+  createdAt: string;
+}
+interface CommentJson {
+  id: number;
+  userId: string | null;
+  authorName: string | null;
+  content: string;
+  createdAt: string;
+  userName: string | null;
+}
+interface ActivityJson {
+  type: string;
+  actorId: string | null;
+  data: string | null;
+  createdAt: string;
+  name: string | null;
+}
+
+/** One card of the board file, from its row with the extras. */
+function presentCard(row: CardWithExtras, pictures: PictureFinder, options: BoardFileOptions): BoardFileCard {
+  pictures.scan(row.content);
+  const assignees = extra<BoardFilePerson[]>(row, 'xPeople');
+  const attachments: BoardFileAttachment[] = extra<AttachmentJson[]>(row, 'xAttachments').map((a) => ({
+    id: a.id,
+    filename: a.filename,
+    filetype: a.filetype,
+    filesize: a.filesize,
+    createdAt: toIso(a.createdAt),
+    file: fileExists(options.store, a.storedName) ? attachmentPath(options.folder, a) : null,
+    ...(a.storedName === null && a.url !== null ? { url: a.url } : {}),
+  }));
+  const comments: BoardFileComment[] = extra<CommentJson[]>(row, 'xComments').map((c) => {
+    pictures.scan(c.content);
+    return {
+      id: c.id,
+      author: c.userId !== null && c.userName !== null ? { id: c.userId, name: c.userName } : { id: null, name: c.authorName },
+      content: c.content,
+      html: renderMarkdown(c.content),
+      createdAt: toIso(c.createdAt),
+    };
+  });
+  const activity: BoardFileActivity[] = extra<ActivityJson[]>(row, 'xActivity').map((e) => ({
+    type: e.type,
+    actor: e.actorId !== null && e.name !== null ? { id: e.actorId, name: e.name } : null,
+    data: parseData(e.data),
+    createdAt: toIso(e.createdAt),
+  }));
+  return {
+    id: row.id,
+    name: row.name,
+    content: row.content,
+    html: renderMarkdown(row.content),
+    done: row.status === 1,
+    sort: row.sort,
+    dueDate: toIso(row.dueDate),
+    repeatEvery: row.repeatEvery as BoardFileCard['repeatEvery'],
+    assignees,
+    assignee: assignees[0] ?? null,
+    labels: extra<string[]>(row, 'xLabels'),
+    archivedAt: toIso(row.archivedAt),
+    reminders: extra<number[]>(row, 'xReminders'),
+    attachments,
+    comments,
+    activity,
+  };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -330,7 +452,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 class PictureFinder {
   private readonly pattern: RegExp;
   /** address as written → stored name, not looked up yet */
-  private pending = new Map<string, string>();
+  private waiting = new Map<string, string>();
   /** stored name → its zip path (null when the file is missing), or null when it is not one of this board's pictures */
   private readonly known = new Map<string, { path: string | null } | null>();
   private readonly addresses = new Map<string, string | null>();
@@ -346,6 +468,11 @@ class PictureFinder {
     );
   }
 
+  /** How many addresses wait to be looked up. */
+  get pending(): number {
+    return this.waiting.size;
+  }
+
   scan(text: string): void {
     if (!text.includes('/api/data/image/')) return;
     for (const match of text.matchAll(this.pattern)) {
@@ -353,16 +480,16 @@ class PictureFinder {
       const storedName = match[1]!;
       if (this.addresses.has(address)) continue;
       const picture = this.known.get(storedName);
-      if (picture === undefined) this.pending.set(address, storedName);
+      if (picture === undefined) this.waiting.set(address, storedName);
       else if (picture !== null) this.addresses.set(address, picture.path);
     }
   }
 
   /** Looks up the names found since the last call: one query per batch. */
   async resolve(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const pending = this.pending;
-    this.pending = new Map();
+    if (this.waiting.size === 0) return;
+    const pending = this.waiting;
+    this.waiting = new Map();
     const names = [...new Set(pending.values())].filter((n) => !this.known.has(n));
     for (let i = 0; i < names.length; i += BATCH) {
       const chunk = names.slice(i, i + BATCH);
@@ -375,7 +502,10 @@ class PictureFinder {
       const found = new Set(rows.map((r) => r.storedName));
       for (const name of chunk) {
         if (!found.has(name)) this.known.set(name, null);
-        else this.known.set(name, { path: (await fileExists(this.options.store, name)) ? imagePath(this.options.folder, name) : null });
+        else
+          this.known.set(name, {
+            path: fileExists(this.options.store, name) ? imagePath(this.options.folder, name) : null,
+          });
       }
     }
     for (const [address, storedName] of pending) {

@@ -28,7 +28,7 @@ export async function withSnapshot<T>(database: Database, databaseUrl: string, w
   }
   const file = sqliteFile(databaseUrl);
   if (file === null) return work(database.db);
-  const connection = new SQLite(file, { readonly: true, fileMustExist: true });
+  const connection = reusingStatements(new SQLite(file, { readonly: true, fileMustExist: true }));
   connection.pragma('busy_timeout = 5000');
   const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }) });
   try {
@@ -36,6 +36,24 @@ export async function withSnapshot<T>(database: Database, databaseUrl: string, w
   } finally {
     await reader.destroy();
   }
+}
+
+/**
+ * An export runs the same few queries thousands of times; Kysely prepares
+ * each afresh, which costs about as much as running it. The same text gets
+ * the same prepared statement back (a fresh one while that one is still busy).
+ */
+function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    if (!cached && cache.size < 200) cache.set(source, statement);
+    return statement;
+  }) as SQLite.Database['prepare'];
+  return sqlite;
 }
 
 /** The file of a `sqlite://` address, or null for an in-memory database. */

@@ -1,0 +1,121 @@
+import type { Stringifier } from 'csv-stringify';
+import type { Db } from '../../db/database.js';
+import type { BoardRow } from '../../db/schema.js';
+import type { ServiceDeps } from '../../deps.js';
+import { uploadStore, type UploadStore } from '../../files/store.js';
+import { serviceVersion } from '../../version.js';
+import { BATCH, boardAttachments, boardImages, writeBoardFile, type ImageFile } from './board-file.js';
+import { writeBoardCsv } from './csv.js';
+import { dumpPostgres } from './dump-postgres.js';
+import { dumpSqlite } from './dump-sqlite.js';
+import { withSnapshot } from './snapshot.js';
+import { attachmentPath, boardStem, imagePath } from './zip-names.js';
+import type { ZipWriter } from './zip-writer.js';
+
+type Deps = Pick<ServiceDeps, 'database' | 'config' | 'log'>;
+
+/** The board as the export's own snapshot sees it; it may have gone since the access check. */
+async function boardIn(db: Db, boardId: number): Promise<BoardRow> {
+  const board = await db.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
+  if (!board) throw new Error(`board ${boardId} was removed while its export started`);
+  return board;
+}
+
+/**
+ * One board's zip: `<id>-<name>.json`, then `attachments/<attachment id>-<filename>`
+ * for every attachment whose file is there, then `attachments/images/<stored name>`
+ * for the pictures the board file refers to.
+ */
+export async function writeBoardZip(deps: Deps, boardId: number, zip: ZipWriter): Promise<void> {
+  const store = uploadStore(deps.config.dataDir);
+  const exportedAt = new Date().toISOString();
+  await withSnapshot(deps.database, deps.config.databaseUrl, async (db) => {
+    const board = await boardIn(db, boardId);
+    const folder = 'attachments';
+    const entry = zip.text(`${boardStem(board)}.json`);
+    const images = await writeBoardFile(
+      db,
+      board,
+      { dialect: deps.database.dialect, baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store },
+      (text) => entry.write(text),
+    );
+    await entry.end();
+    await addAttachments(db, board.id, folder, store, zip);
+    for (const image of images) await addStored(store, zip, image);
+  });
+  await zip.finalize();
+}
+
+/**
+ * The whole instance: for every board (archived ones too, by id)
+ * `boards/<id>-<name>.json` and its files under `attachments/<id>-<name>/`
+ * (every picture uploaded to the board under `images/`, so a restore gets
+ * them all back), then `database.sql`, all from one snapshot.
+ */
+export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void> {
+  const store = uploadStore(deps.config.dataDir);
+  const exportedAt = new Date().toISOString();
+  await withSnapshot(deps.database, deps.config.databaseUrl, async (db) => {
+    for await (const board of allBoards(db)) {
+      const stem = boardStem(board);
+      const folder = `attachments/${stem}`;
+      const entry = zip.text(`boards/${stem}.json`);
+      await writeBoardFile(
+        db,
+        board,
+        { dialect: deps.database.dialect, baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store },
+        (text) => entry.write(text),
+      );
+      await entry.end();
+      await addAttachments(db, board.id, folder, store, zip);
+      for await (const image of boardImages(db, board.id)) {
+        await addStored(store, zip, { storedName: image.storedName, path: imagePath(folder, image.storedName) });
+      }
+    }
+    const dump = zip.text('database.sql');
+    const write = (text: string) => dump.write(text);
+    const meta = { serviceVersion, exportedAt };
+    if (deps.database.dialect === 'postgres') await dumpPostgres(db, write, meta);
+    else await dumpSqlite(db, write, meta);
+    await dump.end();
+  });
+  await zip.finalize();
+}
+
+/** Fills the CSV stream of a board from one snapshot, then ends it. */
+export async function writeCsv(deps: Deps, boardId: number, out: Stringifier): Promise<void> {
+  await withSnapshot(deps.database, deps.config.databaseUrl, async (db) => {
+    const board = await boardIn(db, boardId);
+    await writeBoardCsv(
+      db,
+      board,
+      { language: deps.config.language, baseUrl: deps.config.baseUrl, dialect: deps.database.dialect },
+      out,
+    );
+  });
+}
+
+/** Every board by id, `BATCH` at a time. */
+async function* allBoards(db: Db): AsyncGenerator<BoardRow> {
+  let after = 0;
+  for (;;) {
+    const rows = await db.selectFrom('boards').selectAll().where('id', '>', after).orderBy('id').limit(BATCH).execute();
+    yield* rows;
+    if (rows.length < BATCH) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+async function addAttachments(db: Db, boardId: number, folder: string, store: UploadStore, zip: ZipWriter): Promise<void> {
+  for await (const attachment of boardAttachments(db, boardId)) {
+    if (attachment.storedName === null) continue;
+    await addStored(store, zip, { storedName: attachment.storedName, path: attachmentPath(folder, attachment) });
+  }
+}
+
+/** Adds a stored file; a file that went missing is left out (the board file says `file: null` for those it saw missing). */
+async function addStored(store: UploadStore, zip: ZipWriter, file: ImageFile): Promise<void> {
+  const opened = await store.open(file.storedName);
+  if (!opened) return;
+  await zip.add(file.path, opened.stream);
+}

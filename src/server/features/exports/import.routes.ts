@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Board } from '../../../shared/api/boards.js';
+import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
+import type { Deps } from '../../deps.js';
+import { uploadStore } from '../../files/store.js';
+import { HttpError, badRequest } from '../../http/errors.js';
+import { importBoard, importLimits } from './import.js';
+
+const tooLarge = () => new HttpError(413, 'The file is larger than the import limit');
+
+/**
+ * POST /board-import: a board export (multipart, the zip in the field
+ * `file`) becomes a new board of the caller's. The multipart parser lives in
+ * this scope only. The zip is kept in a temporary file while it is read (a
+ * zip is read from its end) and removed afterwards, whatever happened.
+ */
+export function importRoutes(app: FastifyInstance, deps: Deps): void {
+  void app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: importLimits.uploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
+    });
+    const r = scope.withTypeProvider<TypeBoxTypeProvider>();
+    r.post(
+      '/board-import',
+      {
+        schema: {
+          tags: ['Exports'],
+          summary: 'Import a board export (multipart: the zip as `file`) as a new board of yours',
+          consumes: ['multipart/form-data'],
+          response: { 200: Type.Object({ board: Board }), ...errorResponses, 413: ErrorBody, 415: ErrorBody },
+        },
+      },
+      async (request) => {
+        if (!request.isMultipart()) throw new HttpError(415, 'Unsupported content type; send multipart/form-data');
+        const store = uploadStore(deps.config.dataDir);
+        await mkdir(store.tmpDir, { recursive: true });
+        const zipFile = path.join(store.tmpDir, `${randomBytes(16).toString('hex')}.import.part`);
+        try {
+          let received = false;
+          try {
+            for await (const part of request.parts()) {
+              if (part.type === 'field') continue;
+              if (part.fieldname !== 'file' || received) {
+                part.file.resume();
+                continue;
+              }
+              await pipeline(part.file, createWriteStream(zipFile, { flags: 'wx', mode: 0o600 }));
+              if (part.file.truncated) throw tooLarge();
+              received = true;
+            }
+          } catch (error) {
+            discardBody(request);
+            throw multipartError(error);
+          }
+          if (!received) throw badRequest('body: file is required');
+          return { board: await importBoard(deps, request.actor, zipFile) };
+        } finally {
+          await rm(zipFile, { force: true });
+        }
+      },
+    );
+  });
+}
+
+function discardBody(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.unpipe();
+  raw.resume();
+}
+
+function multipartError(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
+  if (typeof code === 'string' && code.startsWith('FST_') && typeof status === 'number' && status < 500)
+    return new HttpError(status === 406 ? 415 : status, `Multipart body refused: ${(error as Error).message}`);
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE') return badRequest('The upload did not complete');
+  if (error instanceof Error && !('code' in error) && !('errno' in error)) return badRequest('Malformed multipart body');
+  return error;
+}

@@ -1,0 +1,420 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import sjson from 'secure-json-parse';
+import type { Entry } from 'yauzl';
+import { BoardFile, type BoardFileInput } from '../../../shared/api/board-file.schema.js';
+import type { Board } from '../../../shared/api/boards.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Db } from '../../db/database.js';
+import { nowIso } from '../../db/dialect.js';
+import type { ServiceDeps } from '../../deps.js';
+import { recordEvents } from '../../events/board-write.js';
+import {
+  extensionOf,
+  safeFilename,
+  uploadStore,
+  UploadInterrupted,
+  UploadTooLarge,
+  type UploadStore,
+} from '../../files/store.js';
+import { badRequest } from '../../http/errors.js';
+import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
+import { presentBoard } from '../boards/boards.presenter.js';
+import { normalizeColor } from '../boards/color.js';
+import { MAX_LABELS } from '../labels/labels.service.js';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
+import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from './zip-reader.js';
+
+const MB = 1024 * 1024;
+
+/** What an import accepts; tests may lower them. */
+export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes: number } = {
+  zip: { ...UNTRUSTED },
+  /** The largest zip upload. */
+  uploadBytes: 500 * MB,
+  /** The largest board file (it is read whole). */
+  boardFileBytes: 200 * MB,
+};
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+let validator: ValidateFunction | undefined;
+function validate(value: unknown): string | null {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: false, strict: false });
+    addFormats(ajv);
+    validator = ajv.compile(BoardFile);
+  }
+  if (validator(value)) return null;
+  const first = validator.errors?.[0];
+  return first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'is invalid';
+}
+
+type FileCard = BoardFileInput['areas'][number]['cards'][number];
+
+/**
+ * Recreates one board from a board export, owned by the caller: new ids; the
+ * labels, areas (order, archived state), cards (order, content, done, due
+ * date, reminders, repeat, labels, assignees, archived state), comments
+ * (authors kept as names, dates kept), attachments, pasted pictures (their
+ * addresses in descriptions, comments and the cover rewritten to the new
+ * ones) and the cards' history. Members are mapped by account id: those
+ * without an account here are dropped, and so are assignees without access
+ * to the new board. The files are stored first, then everything is written
+ * in one transaction; if it fails, the files are removed again. A zip or
+ * board file that is unsafe or not understood is refused (400) before
+ * anything is written.
+ */
+export async function importBoard(deps: ServiceDeps, actor: Actor, zipFile: string): Promise<Board> {
+  const store = uploadStore(deps.config.dataDir);
+  const written: string[] = [];
+  let zip: SafeZip | undefined;
+  try {
+    zip = await SafeZip.open(zipFile, importLimits.zip);
+    const file = await readBoardFile(zip);
+    const files = await storeFiles(zip, file, store, written);
+    const { board, events } = await deps.database.db
+      .transaction()
+      .execute(async (trx) => createBoard(trx, deps, actor, file, files));
+    deps.bus.publish(events);
+    return board;
+  } catch (error) {
+    await store.remove(written);
+    if (error instanceof BadZip) throw badRequest(error.message);
+    throw error;
+  } finally {
+    zip?.close();
+  }
+}
+
+/** The one board file at the top of the zip, parsed and checked against the format. */
+async function readBoardFile(zip: SafeZip): Promise<BoardFileInput> {
+  const candidates = [...zip.entries.values()].filter((e) => !e.fileName.includes('/') && e.fileName.endsWith('.json'));
+  if (candidates.length !== 1)
+    throw new BadZip(
+      candidates.length === 0 ? 'The zip holds no board file (<id>-<name>.json)' : 'The zip holds more than one board file',
+    );
+  const text = await zip.text(candidates[0]!, importLimits.boardFileBytes);
+  let parsed: unknown;
+  try {
+    parsed = sjson.parse(text.replace(/^\uFEFF/, ''), undefined, { protoAction: 'remove', constructorAction: 'remove' });
+  } catch {
+    throw new BadZip('The board file is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new BadZip('The board file is not a JSON object');
+  const head = parsed as { format?: unknown; formatVersion?: unknown };
+  if (head.format !== BOARD_FILE_FORMAT) throw new BadZip(`The board file's format is not "${BOARD_FILE_FORMAT}"`);
+  if (head.formatVersion !== BOARD_FILE_VERSION)
+    throw new BadZip(`The board file's formatVersion ${JSON.stringify(head.formatVersion)} is not one this service reads (1)`);
+  const problem = validate(parsed);
+  if (problem) throw new BadZip(`The board file does not match the format: ${problem}`);
+  return parsed as BoardFileInput;
+}
+
+interface StoredFiles {
+  /** zip path → stored file (size as stored) */
+  attachments: Map<string, { storedName: string; size: number }>;
+  /** zip path → picture (its new stored name and type) */
+  pictures: Map<string, { storedName: string; filetype: string; size: number }>;
+}
+
+/** Copies the attachments and pictures the board file names into the upload store, before any row is written. */
+async function storeFiles(zip: SafeZip, file: BoardFileInput, store: UploadStore, written: string[]): Promise<StoredFiles> {
+  const limitBytes = importLimits.zip.maxTotalBytes ?? Number.MAX_SAFE_INTEGER;
+  const copy = async (entry: Entry, extension: (head: Buffer) => string | null) => {
+    try {
+      const saved = await store.save(await zip.stream(entry), { limitBytes, extension });
+      written.push(saved.storedName);
+      return saved;
+    } catch (error) {
+      if (error instanceof NotAPicture) return null;
+      // The entry's data failed to expand to what it declared (yauzl stops it), or grew past the limit.
+      if (error instanceof UploadInterrupted || error instanceof UploadTooLarge)
+        throw new BadZip(
+          `The zip entry ${JSON.stringify(entry.fileName)} cannot be read (${(error.cause as Error | undefined)?.message ?? error.message})`,
+        );
+      throw error;
+    }
+  };
+  const attachments = new Map<string, { storedName: string; size: number }>();
+  for (const area of file.areas) {
+    for (const card of area.cards) {
+      for (const attachment of card.attachments) {
+        const entry = attachment.file === null ? undefined : zip.entries.get(attachment.file);
+        if (!entry || attachments.has(entry.fileName)) continue;
+        const saved = await copy(entry, () => extensionOf(attachment.filename));
+        if (saved) attachments.set(entry.fileName, { storedName: saved.storedName, size: saved.size });
+      }
+    }
+  }
+  const pictures = new Map<string, { storedName: string; filetype: string; size: number }>();
+  for (const path of new Set(Object.values(file.images))) {
+    const entry = path === null ? undefined : zip.entries.get(path);
+    if (!entry) continue;
+    // Only real pictures become pictures: the type is told by the first bytes, as on upload.
+    const saved = await copy(entry, (head) => {
+      const type = imageTypeOf(head);
+      if (!type) throw new NotAPicture();
+      return type.ext;
+    });
+    if (saved)
+      pictures.set(entry.fileName, { storedName: saved.storedName, filetype: imageTypeOf(saved.head)!.type, size: saved.size });
+  }
+  return { attachments, pictures };
+}
+
+class NotAPicture extends Error {}
+
+const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
+
+const PICTURE_ADDRESS = /^(?:https?:\/\/[^\s/]+(?:\/[^\s]*)?)?\/api\/data\/image\/[0-9a-f]{32}(?:\.[a-z0-9]{1,10})?$/i;
+
+/**
+ * Rewrites every picture address of the old board to the new picture's
+ * address, in the same form (a full address gets this instance's address in
+ * front, a path stays a path); longest first, so a full address is not cut
+ * by its own path.
+ */
+function addressRewriter(file: BoardFileInput, files: StoredFiles, baseUrl: string): (text: string) => string {
+  const replacements: Array<[string, string]> = [];
+  for (const [address, path] of Object.entries(file.images)) {
+    // Only what an export writes there: a picture address (a stray short key would rewrite every word it matches).
+    if (!PICTURE_ADDRESS.test(address)) continue;
+    const picture = path === null ? undefined : files.pictures.get(path);
+    if (picture)
+      replacements.push([address, `${/^https?:\/\//i.test(address) ? baseUrl : ''}/api/data/image/${picture.storedName}`]);
+  }
+  replacements.sort((a, b) => b[0].length - a[0].length);
+  return (text) => {
+    if (replacements.length === 0 || !text.includes('/api/data/image/')) return text;
+    let out = text;
+    for (const [from, to] of replacements) if (out.includes(from)) out = out.split(from).join(to);
+    return out;
+  };
+}
+
+/** Which of these account ids exist on this instance. */
+async function existingAccounts(db: Db, ids: Iterable<string>): Promise<Set<string>> {
+  const all = [...new Set(ids)];
+  const found = new Set<string>();
+  for (let i = 0; i < all.length; i += 500) {
+    const rows = await db
+      .selectFrom('user')
+      .select('id')
+      .where('id', 'in', all.slice(i, i + 500))
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** A board cover: the new address of an imported picture, an outside http(s) picture, or nothing. */
+function coverImage(image: string | null, rewrite: (text: string) => string): string | null {
+  if (!image) return null;
+  const rewritten = rewrite(image);
+  if (rewritten !== image) return rewritten;
+  if (image.includes('/api/data/image/')) return null; // a picture of the old board that did not come along
+  return /^https?:\/\//i.test(image) || (image.startsWith('/') && !image.startsWith('//')) ? image : null;
+}
+
+async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
+}
+
+async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
+  const now = nowIso();
+  const rewrite = addressRewriter(file, files, deps.config.baseUrl);
+  const cards = file.areas.flatMap((a) => a.cards);
+
+  // People: members who have an account here; assignees only among those who can see the new board.
+  const people = await existingAccounts(trx, [
+    ...file.members.map((m) => m.id),
+    ...cards.flatMap((c) => c.activity.flatMap((e) => (e.actor ? [e.actor.id] : []))),
+  ]);
+  const members = new Map<string, 'read' | 'edit'>();
+  for (const m of file.members) if (people.has(m.id) && m.id !== actor.id && !members.has(m.id)) members.set(m.id, m.permission);
+  const allowed = new Set([actor.id, ...members.keys()]);
+
+  // Labels: those of the board, and any a card wears that the list missed; one per word.
+  const labelNames = new Map<string, string>();
+  for (const name of [...file.labels.map((l) => l.name), ...cards.flatMap((c) => c.labels)]) {
+    const trimmed = name.trim();
+    if (trimmed !== '' && !labelNames.has(trimmed.toLowerCase())) labelNames.set(trimmed.toLowerCase(), trimmed);
+  }
+  if (labelNames.size > MAX_LABELS) throw badRequest(`The board file uses more than ${MAX_LABELS} labels`);
+
+  const color = normalizeColor(file.board.color);
+  const image = coverImage(file.board.image, rewrite);
+  const boardRow = await trx
+    .insertInto('boards')
+    .values({
+      ownerId: actor.id,
+      name: file.board.name.trim() || 'Board',
+      style: file.board.style,
+      status: file.board.status,
+      image,
+      color: image === null ? color : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const boardId = boardRow.id;
+
+  if (members.size > 0)
+    await trx
+      .insertInto('board_members')
+      .values([...members].map(([userId, permission]) => ({ boardId, userId, permission, createdAt: now })))
+      .execute();
+
+  const labelIds = new Map<string, number>();
+  for (const [nameKey, name] of labelNames) {
+    const row = await trx
+      .insertInto('labels')
+      .values({ boardId, name, nameKey, createdAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    labelIds.set(nameKey, row.id);
+  }
+
+  for (const picture of files.pictures.values()) {
+    await trx
+      .insertInto('images')
+      .values({
+        boardId,
+        storedName: picture.storedName,
+        filetype: picture.filetype,
+        filesize: picture.size,
+        userId: actor.id,
+        createdAt: now,
+      })
+      .execute();
+  }
+
+  const cardIds = new Map<number, number>();
+  const commentIds = new Map<number, number>();
+  const attachmentIds = new Map<number, number>();
+  const histories: Array<{ cardId: number; card: FileCard }> = [];
+  for (const [areaIndex, area] of file.areas.entries()) {
+    const areaRow = await trx
+      .insertInto('areas')
+      .values({ boardId, name: area.name, sort: areaIndex, archivedAt: iso(area.archivedAt), createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const [cardIndex, card] of area.cards.entries()) {
+      const dueDate = iso(card.dueDate);
+      const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
+      const cardRow = await trx
+        .insertInto('cards')
+        .values({
+          areaId: areaRow.id,
+          boardId,
+          name: card.name.trim() || 'Card',
+          content: rewrite(card.content),
+          status: card.done ? 1 : 0,
+          sort: cardIndex,
+          dueDate,
+          repeatEvery: rhythm,
+          repeatAnchor: rhythm === null ? null : dueDate,
+          repeatAreaId: rhythm === null ? null : areaRow.id,
+          archivedAt: iso(card.archivedAt),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const cardId = cardRow.id;
+      cardIds.set(card.id, cardId);
+
+      const wears = [...new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase())).filter((id) => id !== undefined))];
+      if (wears.length > 0)
+        await trx
+          .insertInto('card_labels')
+          .values(wears.map((labelId) => ({ cardId, labelId })))
+          .execute();
+      const assignees = [...new Set(card.assignees.map((p) => p.id))].filter((id) => allowed.has(id));
+      if (assignees.length > 0)
+        await trx
+          .insertInto('card_assignees')
+          .values(assignees.map((userId) => ({ cardId, userId, createdAt: now })))
+          .execute();
+      const reminders = [...new Set(card.reminders)].sort((a, b) => a - b);
+      if (reminders.length > 0)
+        await trx
+          .insertInto('card_reminders')
+          .values(reminders.map((minutesBefore) => ({ cardId, minutesBefore })))
+          .execute();
+
+      for (const comment of card.comments) {
+        const createdAt = iso(comment.createdAt)!;
+        const row = await trx
+          .insertInto('comments')
+          .values({
+            cardId,
+            userId: null,
+            authorName: comment.author.name,
+            content: rewrite(comment.content),
+            createdAt,
+            updatedAt: createdAt,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        commentIds.set(comment.id, row.id);
+      }
+      for (const attachment of card.attachments) {
+        const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
+        const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
+        const row = await trx
+          .insertInto('attachments')
+          .values({
+            cardId,
+            filename: safeFilename(attachment.filename),
+            filetype: normalizeType(attachment.filetype),
+            filesize: stored?.size ?? attachment.filesize,
+            storedName: stored?.storedName ?? null,
+            url,
+            userId: actor.id,
+            createdAt: iso(attachment.createdAt)!,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        attachmentIds.set(attachment.id, row.id);
+      }
+      histories.push({ cardId, card });
+    }
+  }
+
+  // The history, once every card, comment and attachment has its new id to point at.
+  const remap: Record<string, Map<number, number>> = {
+    attachmentId: attachmentIds,
+    commentId: commentIds,
+    nextId: cardIds,
+    repeatedFrom: cardIds,
+    duplicatedFrom: cardIds,
+  };
+  const activity = histories.flatMap(({ cardId, card }) =>
+    card.activity.map((entry) => {
+      let data = entry.data ?? null;
+      if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+        const copy: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+        for (const [key, ids] of Object.entries(remap)) {
+          const old = copy[key];
+          if (typeof old === 'number' && ids.has(old)) copy[key] = ids.get(old);
+        }
+        data = copy;
+      }
+      return {
+        cardId,
+        actorId: entry.actor && people.has(entry.actor.id) ? entry.actor.id : null,
+        type: entry.type,
+        data: data === null ? null : JSON.stringify(data),
+        createdAt: iso(entry.createdAt)!,
+      };
+    }),
+  );
+  await insertChunks(activity, (chunk) => trx.insertInto('card_activity').values(chunk).execute());
+
+  const board = presentBoard(boardRow);
+  const events = await recordEvents(trx, deps.database.dialect, boardRow, actor, [{ name: 'board.created', data: { board } }]);
+  return { board, events };
+}
