@@ -12,17 +12,16 @@ import type {
 } from '../../../shared/api/board-file.schema.js';
 import type { Db } from '../../db/database.js';
 import { toIso, type DialectName } from '../../db/dialect.js';
-import type { BoardRow, CardRow } from '../../db/schema.js';
+import type { BoardRow } from '../../db/schema.js';
 import { isStoredName, type UploadStore } from '../../files/store.js';
 import { attachmentPath, imagePath } from './zip-names.js';
 
 /** Rows read per query: memory holds one batch, however large the instance. */
 export const BATCH = 500;
 /**
- * Cards read per query. A card brings its labels, people, attachments,
- * comments, history and rendered HTML along, so fewer at a time: a batch
- * then dies young, before the garbage collector promotes it, and the heap
- * stays near its idle size instead of filling up between full collections.
+ * Cards read per query. A card comes with everything on it (labels, people,
+ * attachments, comments, history) and leaves with its rendered HTML, so fewer
+ * at a time: a batch stays at a few hundred kB.
  */
 export const CARD_BATCH = 100;
 
@@ -94,7 +93,7 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
     const shell: BoardFileArea = { id: area.id, name: area.name, sort: area.sort, archivedAt: toIso(area.archivedAt), cards: [] };
     const shellJson = JSON.stringify(shell);
     await write(`${i > 0 ? ',' : ''}${shellJson.slice(0, -2)}`);
-    const reader = new CardReader(db, options.dialect, area.id, { extras: 'file' });
+    const reader = new CardReader<FileCardJson>(db, options.dialect, area.id, { extras: 'file' });
     try {
       for (let first = true; ; first = false) {
         const text = await nextCards(reader, pictures, options);
@@ -115,19 +114,60 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
 
 let cursors = 0;
 
-/** What comes with each card: everything the board file needs, or the counts and names of a CSV row. */
-export type CardExtras = 'file' | 'csv';
+interface CardJsonBase {
+  id: number;
+  name: string;
+  content: string;
+  status: number;
+  sort: number;
+  dueDate: string | null;
+  repeatEvery: string | null;
+  archivedAt: string | null;
+}
 
-/** A card row with its extras as JSON (text on SQLite, parsed on PostgreSQL). */
-export type CardWithExtras = CardRow & Record<`x${string}`, unknown>;
+/** A card as the board file's query hands it over. */
+export interface FileCardJson extends CardJsonBase {
+  labels: string[];
+  people: BoardFilePerson[];
+  reminders: number[];
+  attachments: Array<{
+    id: number;
+    filename: string;
+    filetype: string;
+    filesize: number;
+    storedName: string | null;
+    url: string | null;
+    createdAt: string;
+  }>;
+  comments: Array<{
+    id: number;
+    userId: string | null;
+    authorName: string | null;
+    content: string;
+    createdAt: string;
+    userName: string | null;
+  }>;
+  activity: Array<{ type: string; actorId: string | null; data: string | null; createdAt: string; name: string | null }>;
+}
+
+/** A card as the CSV's query hands it over. */
+export interface CsvCardJson extends CardJsonBase {
+  labels: string[];
+  people: string[];
+  comments: number;
+  attachments: number;
+}
 
 /**
  * Reads an area's cards in board order (sort, then id), `CARD_BATCH` at a
- * time, each with what hangs on it aggregated as JSON in the same query, so a
- * batch costs one round trip and nothing of it is held while waiting for
- * another: the caller turns it into text at once. (Batches held across
- * waits survive the young generation's collections and fill the old one;
- * on PostgreSQL they even make V8 allocate every row there.)
+ * time. Each card comes as one JSON text with what hangs on it (labels,
+ * people, reminders, attachments, comments, history) aggregated by the
+ * database, so a batch is one round trip and its rows are plain strings
+ * while they arrive; they are parsed once the batch is complete and turned
+ * into output before anything else waits. (Objects held across waits survive
+ * the young generation's collections and fill the old one; on PostgreSQL,
+ * row objects that outlive the packets of their result even make V8
+ * allocate every later row straight into the old generation.)
  *
  * SQLite reads by key along its (areaId, sort) index. PostgreSQL keeps `sort`
  * out of every index on purpose (moves rewrite it in place), so there one
@@ -135,7 +175,7 @@ export type CardWithExtras = CardRow & Record<`x${string}`, unknown>;
  * would sort the whole area again for every batch. (PostgreSQL cursors live
  * in a transaction: the export's snapshot is one.)
  */
-export class CardReader {
+export class CardReader<T extends CardJsonBase> {
   private after: { sort: number; id: number } | null = null;
   private cursor: ReturnType<typeof sql.raw> | null = null;
   private done = false;
@@ -144,37 +184,53 @@ export class CardReader {
     private readonly db: Db,
     private readonly dialect: DialectName,
     private readonly areaId: number,
-    private readonly options: { visibleOnly?: boolean; extras: CardExtras },
+    private readonly options: { visibleOnly?: boolean; extras: T extends FileCardJson ? 'file' : 'csv' },
   ) {}
 
   private query() {
     const json = jsonFunctions(this.dialect);
-    const x = this.options.extras === 'file' ? fileExtras(json) : csvExtras(json);
+    const extras = this.options.extras === 'file' ? fileExtras(json) : csvExtras(json);
+    const card = json.text(
+      json.object({
+        id: 'cards.id',
+        name: 'cards.name',
+        content: 'cards.content',
+        status: 'cards.status',
+        sort: 'cards.sort',
+        dueDate: `cards.${q('dueDate')}`,
+        repeatEvery: `cards.${q('repeatEvery')}`,
+        archivedAt: `cards.${q('archivedAt')}`,
+        ...extras,
+      }),
+    );
     return this.db
       .selectFrom('cards')
-      .selectAll('cards')
-      .select(Object.entries(x).map(([name, expression]) => sql.raw(expression).as(name)))
+      .select(['cards.id', 'cards.sort', sql.raw<string>(card).as('card')])
       .where('cards.areaId', '=', this.areaId)
-      .$if(this.options.visibleOnly === true, (q) => q.where('cards.archivedAt', 'is', null));
+      .$if(this.options.visibleOnly === true, (qb) => qb.where('cards.archivedAt', 'is', null));
   }
 
   /** The next batch, or null after the last. */
-  async next(): Promise<CardWithExtras[] | null> {
+  async next(): Promise<T[] | null> {
     if (this.done) return null;
-    let rows: CardWithExtras[];
+    let rows: Array<{ id: number; sort: number; card: string }>;
     if (this.dialect === 'postgres') {
       if (this.cursor === null) {
         this.cursor = sql.raw(`export_cards_${++cursors}`);
         const ordered = this.query().orderBy('cards.sort').orderBy('cards.id');
         await sql`DECLARE ${this.cursor} NO SCROLL CURSOR FOR ${ordered}`.execute(this.db);
       }
-      rows = (await sql<CardWithExtras>`FETCH ${sql.raw(String(CARD_BATCH))} FROM ${this.cursor}`.execute(this.db)).rows;
+      rows = (
+        await sql<{ id: number; sort: number; card: string }>`FETCH ${sql.raw(String(CARD_BATCH))} FROM ${this.cursor}`.execute(
+          this.db,
+        )
+      ).rows;
     } else {
       const from = this.after;
       rows = await this.query()
         // `sort >= s` lets the (areaId, sort) index find where to go on; the rest skips the rows of equal sort already read.
-        .$if(from !== null, (q) =>
-          q
+        .$if(from !== null, (qb) =>
+          qb
             .where('cards.sort', '>=', from!.sort)
             .where((eb) => eb.or([eb('cards.sort', '>', from!.sort), eb('cards.id', '>', from!.id)])),
         )
@@ -185,8 +241,15 @@ export class CardReader {
       const last = rows[rows.length - 1];
       if (last) this.after = { sort: last.sort, id: last.id };
     }
+    const cards = rows.map((row) => {
+      const card = JSON.parse(row.card) as T;
+      // The row may live in the old generation (V8 pretenures where rows come from); pointing there, the
+      // text would be kept through young collections and promoted too. Unhooked, it dies young.
+      row.card = '';
+      return card;
+    });
     if (rows.length < CARD_BATCH) await this.close();
-    return rows.length > 0 ? rows : null;
+    return cards.length > 0 ? cards : null;
   }
 
   async close(): Promise<void> {
@@ -202,6 +265,8 @@ interface JsonFunctions {
   /** A JSON array of `value` over the rows of `from`, ordered; `[]` when there are none. */
   array(value: string, order: string, from: string): string;
   object(pairs: Record<string, string>): string;
+  /** A JSON value as text. */
+  text(value: string): string;
 }
 
 function jsonFunctions(dialect: DialectName): JsonFunctions {
@@ -213,34 +278,37 @@ function jsonFunctions(dialect: DialectName): JsonFunctions {
     ? {
         array: (value, order, from) => `(SELECT coalesce(json_agg(${value} ORDER BY ${order}), '[]'::json) FROM ${from})`,
         object: (p) => `json_build_object(${pairs(p)})`,
+        text: (value) => `(${value})::text`,
       }
     : {
-        array: (value, order, from) => `(SELECT json_group_array(${value} ORDER BY ${order}) FROM ${from})`,
+        // json(): the array stays JSON (not a string) when json_object takes it from the subquery.
+        array: (value, order, from) => `json((SELECT json_group_array(${value} ORDER BY ${order}) FROM ${from}))`,
         object: (p) => `json_object(${pairs(p)})`,
+        text: (value) => value,
       };
 }
 
 const q = (name: string) => `"${name}"`;
 
-/** Labels, people, reminders, attachments, comments and history of a card, as JSON columns. */
+/** Labels, people, reminders, attachments, comments and history of a card. */
 function fileExtras(json: JsonFunctions): Record<string, string> {
   return {
-    xLabels: json.array(
+    labels: json.array(
       'l.name',
       'l.id',
       `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
     ),
-    xPeople: json.array(
+    people: json.array(
       json.object({ id: 'u.id', name: 'u.name' }),
       'ca.id',
       `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
     ),
-    xReminders: json.array(
+    reminders: json.array(
       `r.${q('minutesBefore')}`,
       `r.${q('minutesBefore')}`,
       `card_reminders r WHERE r.${q('cardId')} = cards.id`,
     ),
-    xAttachments: json.array(
+    attachments: json.array(
       json.object({
         id: 'a.id',
         filename: 'a.filename',
@@ -253,7 +321,7 @@ function fileExtras(json: JsonFunctions): Record<string, string> {
       'a.id',
       `attachments a WHERE a.${q('cardId')} = cards.id`,
     ),
-    xComments: json.array(
+    comments: json.array(
       json.object({
         id: 'm.id',
         userId: `m.${q('userId')}`,
@@ -265,7 +333,7 @@ function fileExtras(json: JsonFunctions): Record<string, string> {
       'm.id',
       `comments m LEFT JOIN ${q('user')} u ON u.id = m.${q('userId')} WHERE m.${q('cardId')} = cards.id`,
     ),
-    xActivity: json.array(
+    activity: json.array(
       json.object({
         type: 'e.type',
         actorId: `e.${q('actorId')}`,
@@ -282,25 +350,19 @@ function fileExtras(json: JsonFunctions): Record<string, string> {
 /** What a CSV row needs beyond the card: label and people names, and how many comments and attachments. */
 function csvExtras(json: JsonFunctions): Record<string, string> {
   return {
-    xLabels: json.array(
+    labels: json.array(
       'l.name',
       'l.id',
       `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
     ),
-    xPeople: json.array(
+    people: json.array(
       'u.name',
       'ca.id',
       `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
     ),
-    xComments: `(SELECT count(*) FROM comments m WHERE m.${q('cardId')} = cards.id)`,
-    xAttachments: `(SELECT count(*) FROM attachments a WHERE a.${q('cardId')} = cards.id)`,
+    comments: `(SELECT count(*) FROM comments m WHERE m.${q('cardId')} = cards.id)`,
+    attachments: `(SELECT count(*) FROM attachments a WHERE a.${q('cardId')} = cards.id)`,
   };
-}
-
-/** An extras column as a value: SQLite hands JSON over as text, PostgreSQL parsed. */
-export function extra<T>(row: CardWithExtras, name: `x${string}`): T {
-  const value = row[name];
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
 /** Every attachment on the board's cards (archived ones too), by id, `BATCH` at a time. */
@@ -360,43 +422,21 @@ function parseData(raw: string | null): unknown {
 }
 
 /** The next batch of an area's cards as JSON (comma-separated objects), or null after the last. */
-async function nextCards(reader: CardReader, pictures: PictureFinder, options: BoardFileOptions): Promise<string | null> {
-  const rows = await reader.next();
-  if (rows === null) return null;
+async function nextCards(
+  reader: CardReader<FileCardJson>,
+  pictures: PictureFinder,
+  options: BoardFileOptions,
+): Promise<string | null> {
+  const cards = await reader.next();
+  if (cards === null) return null;
   // From here on nothing waits: the batch is text before anything else runs.
-  return rows.map((row) => JSON.stringify(presentCard(row, pictures, options))).join(',');
+  return cards.map((card) => JSON.stringify(presentCard(card, pictures, options))).join(',');
 }
 
-interface AttachmentJson {
-  id: number;
-  filename: string;
-  filetype: string;
-  filesize: number;
-  storedName: string | null;
-  url: string | null;
-  createdAt: string;
-}
-interface CommentJson {
-  id: number;
-  userId: string | null;
-  authorName: string | null;
-  content: string;
-  createdAt: string;
-  userName: string | null;
-}
-interface ActivityJson {
-  type: string;
-  actorId: string | null;
-  data: string | null;
-  createdAt: string;
-  name: string | null;
-}
-
-/** One card of the board file, from its row with the extras. */
-function presentCard(row: CardWithExtras, pictures: PictureFinder, options: BoardFileOptions): BoardFileCard {
-  pictures.scan(row.content);
-  const assignees = extra<BoardFilePerson[]>(row, 'xPeople');
-  const attachments: BoardFileAttachment[] = extra<AttachmentJson[]>(row, 'xAttachments').map((a) => ({
+/** One card of the board file. */
+function presentCard(card: FileCardJson, pictures: PictureFinder, options: BoardFileOptions): BoardFileCard {
+  pictures.scan(card.content);
+  const attachments: BoardFileAttachment[] = card.attachments.map((a) => ({
     id: a.id,
     filename: a.filename,
     filetype: a.filetype,
@@ -405,7 +445,7 @@ function presentCard(row: CardWithExtras, pictures: PictureFinder, options: Boar
     file: fileExists(options.store, a.storedName) ? attachmentPath(options.folder, a) : null,
     ...(a.storedName === null && a.url !== null ? { url: a.url } : {}),
   }));
-  const comments: BoardFileComment[] = extra<CommentJson[]>(row, 'xComments').map((c) => {
+  const comments: BoardFileComment[] = card.comments.map((c) => {
     pictures.scan(c.content);
     return {
       id: c.id,
@@ -415,26 +455,26 @@ function presentCard(row: CardWithExtras, pictures: PictureFinder, options: Boar
       createdAt: toIso(c.createdAt),
     };
   });
-  const activity: BoardFileActivity[] = extra<ActivityJson[]>(row, 'xActivity').map((e) => ({
+  const activity: BoardFileActivity[] = card.activity.map((e) => ({
     type: e.type,
     actor: e.actorId !== null && e.name !== null ? { id: e.actorId, name: e.name } : null,
     data: parseData(e.data),
     createdAt: toIso(e.createdAt),
   }));
   return {
-    id: row.id,
-    name: row.name,
-    content: row.content,
-    html: renderMarkdown(row.content),
-    done: row.status === 1,
-    sort: row.sort,
-    dueDate: toIso(row.dueDate),
-    repeatEvery: row.repeatEvery as BoardFileCard['repeatEvery'],
-    assignees,
-    assignee: assignees[0] ?? null,
-    labels: extra<string[]>(row, 'xLabels'),
-    archivedAt: toIso(row.archivedAt),
-    reminders: extra<number[]>(row, 'xReminders'),
+    id: card.id,
+    name: card.name,
+    content: card.content,
+    html: renderMarkdown(card.content),
+    done: card.status === 1,
+    sort: card.sort,
+    dueDate: toIso(card.dueDate),
+    repeatEvery: card.repeatEvery as BoardFileCard['repeatEvery'],
+    assignees: card.people,
+    assignee: card.people[0] ?? null,
+    labels: card.labels,
+    archivedAt: toIso(card.archivedAt),
+    reminders: card.reminders,
     attachments,
     comments,
     activity,

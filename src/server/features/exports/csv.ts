@@ -5,7 +5,7 @@ import type { Language } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { toIso, type DialectName } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
-import { CardReader, extra } from './board-file.js';
+import { CardReader, type CsvCardJson } from './board-file.js';
 import { csvSeparator, csvWords, type CsvWords } from './csv-words.js';
 
 /**
@@ -59,7 +59,7 @@ export async function writeBoardCsv(
     .orderBy('id')
     .execute();
   for (const area of areas) {
-    const reader = new CardReader(db, options.dialect, area.id, { visibleOnly: true, extras: 'csv' });
+    const reader = new CardReader<CsvCardJson>(db, options.dialect, area.id, { visibleOnly: true, extras: 'csv' });
     try {
       // Each batch is written whole, then let go; only then does the writer wait for the reader.
       while (await writeNextRows(reader, { area, board, words, baseUrl: options.baseUrl }, out)) await drained(out);
@@ -72,7 +72,7 @@ export async function writeBoardCsv(
 
 /** Writes the rows of the area's next batch of cards; false after the last. */
 async function writeNextRows(
-  reader: CardReader,
+  reader: CardReader<CsvCardJson>,
   context: { area: { name: string }; board: BoardRow; words: CsvWords; baseUrl: string },
   out: Writable,
 ): Promise<boolean> {
@@ -89,11 +89,11 @@ async function writeNextRows(
       card.status === 1 ? words.done : words.open,
       csvDate(card.dueDate),
       repeat && repeat in words.repeat ? words.repeat[repeat] : '',
-      extra<string[]>(card, 'xPeople').join(', '),
-      extra<string[]>(card, 'xLabels').join(', '),
+      card.people.join(', '),
+      card.labels.join(', '),
       checklist.total > 0 ? words.checklist(checklist.done, checklist.total) : '',
-      String(Number(card.xComments)),
-      String(Number(card.xAttachments)),
+      String(card.comments),
+      String(card.attachments),
       card.content,
       `${baseUrl}/board/${board.id}?card=${card.id}`,
     ];

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { BATCH } from './board-file.js';
-import { STRUCTURE_ONLY, dumpHeader, insertStatements, quoteIdent, quoteText } from './sql-text.js';
+import { STATEMENT_CHARS, STRUCTURE_ONLY, dumpHeader, quoteIdent, quoteText } from './sql-text.js';
 
 type Write = (text: string) => Promise<void>;
 
@@ -194,38 +194,54 @@ function keyColumns(definition: string): string[] | null {
   });
 }
 
+/**
+ * A table's rows as INSERT statements. PostgreSQL itself writes each row as
+ * a literal (every value as text, quoted by `quote_nullable`: exact for every
+ * type, read back into the column's type) and joins a page of them, up to
+ * `BATCH` rows or about `STATEMENT_CHARS` characters, into one string: a page
+ * arrives as one value instead of hundreds of row objects, which V8 would
+ * otherwise keep long enough (while the rest of the page comes in) to move
+ * them, and every later row, into the old generation.
+ */
 async function dumpRows(db: Db, table: TableRow, columns: ColumnRow[], key: string[] | null, write: Write): Promise<void> {
   const stored = columns.filter((c) => c.generated !== 's');
   if (stored.length === 0) return;
   const overriding = stored.some((c) => c.identity === 'a') ? ' OVERRIDING SYSTEM VALUE' : '';
   const prefix = `INSERT INTO ${quoteIdent(table.name)} (${stored.map((c) => quoteIdent(c.name)).join(', ')})${overriding} VALUES\n`;
-  // Every value as text: PostgreSQL prints each type exactly and reads the text back into the column's type.
-  const select = stored.map((c, i) => `${quoteIdent(c.name)}::text AS "c${i}"`).join(', ');
-  const keyList = key?.map(quoteIdent).join(', ');
-  const keyIndexes = key?.map((k) => stored.findIndex((c) => c.name === k)) ?? [];
-  const byKey = key !== null && keyIndexes.every((i) => i >= 0);
+  const literal = `'(' || concat_ws(', ', ${stored.map((c) => `quote_nullable(${quoteIdent(c.name)}::text)`).join(', ')}) || ')'`;
+  const byKey = key !== null && key.every((k) => stored.some((c) => c.name === k));
+  const keys = byKey ? key.map((k, i) => ({ column: quoteIdent(k), alias: `"k${i}"` })) : [{ column: 'ctid', alias: '"k0"' }];
+  const keySelect = keys.map((k) => `${k.column} AS ${k.alias}`).join(', ');
+  const keyOrder = keys.map((k) => k.alias).join(', ');
+  const keyOrderDesc = keys.map((k) => `${k.alias} DESC`).join(', ');
+  const keyList = keys.map((k) => k.column).join(', ');
 
-  // Each batch becomes text (and is let go) before the writer waits for the reader.
-  const position = { after: null as Array<string | null> | null, offset: 0, done: false };
+  const position = { after: null as unknown[] | null, offset: 0 };
+  // Each page becomes text (and is let go) before the writer waits for the reader.
   const next = async (): Promise<string | null> => {
-    if (position.done) return null;
     const from = position.after;
-    const query: RawBuilder<Record<string, string | null>> = byKey
-      ? sql<Record<string, string | null>>`SELECT ${sql.raw(select)} FROM ${sql.id(table.name)}
-          ${from === null ? sql`` : sql`WHERE (${sql.raw(keyList!)}) > (${sql.join(from.map((v: string | null) => sql`${v}`))})`}
-          ORDER BY ${sql.raw(keyList!)} LIMIT ${BATCH}`
-      : sql<Record<string, string | null>>`SELECT ${sql.raw(select)} FROM ${sql.id(table.name)}
-          ORDER BY ctid LIMIT ${BATCH} OFFSET ${position.offset}`;
-    const rows: Array<Record<string, string | null>> = await run(db, query);
-    if (rows.length < BATCH) position.done = true;
-    if (rows.length === 0) return null;
-    position.offset += rows.length;
-    const last: Record<string, string | null> = rows[rows.length - 1]!;
-    position.after = keyIndexes.map((i): string | null => last[`c${i}`] ?? null);
-    return insertStatements(
-      prefix,
-      rows.map((row) => `(${stored.map((_, i) => (row[`c${i}`] === null ? 'NULL' : quoteText(row[`c${i}`]!))).join(', ')})`),
+    const page = byKey
+      ? sql`SELECT ${sql.raw(keySelect)}, ${sql.raw(literal)} AS lit FROM ${sql.id(table.name)}
+            ${from === null ? sql`` : sql`WHERE (${sql.raw(keyList)}) > (${sql.join(from.map((v) => sql`${v}`))})`}
+            ORDER BY ${sql.raw(keyList)} LIMIT ${BATCH}`
+      : sql`SELECT ${sql.raw(keySelect)}, ${sql.raw(literal)} AS lit FROM ${sql.id(table.name)}
+            ORDER BY ctid LIMIT ${BATCH} OFFSET ${position.offset}`;
+    const [result] = await run(
+      db,
+      sql<{ n: number; body: string | null; last: string | null }>`
+        WITH page AS (${page}),
+        sized AS (SELECT *, sum(length(lit)) OVER (ORDER BY ${sql.raw(keyOrder)} ROWS UNBOUNDED PRECEDING) AS running FROM page)
+        SELECT count(*)::int AS n, string_agg(lit, ${',\n'} ORDER BY ${sql.raw(keyOrder)}) AS body,
+               (array_agg(json_build_array(${sql.raw(keyOrder)})::text ORDER BY ${sql.raw(keyOrderDesc)}))[1] AS last
+        FROM sized WHERE running - length(lit) < ${STATEMENT_CHARS}`,
     );
+    if (!result || result.n === 0 || result.body === null) return null;
+    position.offset += result.n;
+    if (byKey && result.last !== null) position.after = JSON.parse(result.last) as unknown[];
+    const text = `${prefix}${result.body};\n`;
+    // Unhooked from its row (which may sit in the old generation), the page's text dies young.
+    result.body = null;
+    return text;
   };
   for (let text = await next(); text !== null; text = await next()) await write(text);
 }
