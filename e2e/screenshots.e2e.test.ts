@@ -1,23 +1,21 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  accessibilityProblems,
   apiUser,
   browserTestsEnabled,
   cookieFor,
   launchBrowser,
   newPage,
   screenshot,
+  settle,
   startServer,
   type ApiUser,
   type Server,
 } from './support.js';
 
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DAY = 24 * 3600 * 1000;
 const at = (days: number, hour = 17) => {
   const date = new Date(Date.now() + days * DAY);
@@ -99,34 +97,6 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 });
-
-interface AxeResult {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
-}
-
-/** axe-core's WCAG 2 A/AA checks on the page as it is; answers the serious and critical findings. */
-async function accessibilityProblems(page: Page, screen: string): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the app's CSP rightly refuses injected script tags.
-  await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-  });
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
-          .map((n) => JSON.stringify(n.target))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-}
-
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(250);
-}
 
 async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   const board = async (user: ApiUser, name: string, style: 'kanban' | 'todo', color: string | null, status = 'private') =>

@@ -1,4 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+/// <reference lib="dom" />
+// Functions passed to page.evaluate run in the browser: they see the DOM.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -78,14 +81,14 @@ async function freePort(): Promise<number> {
 
 export type Server = Awaited<ReturnType<typeof startServer>>;
 
-/** The real server on a free port, with a fresh SQLite database and data folder, serving the built app. */
-export async function startServer() {
+/** The real server on a free port, with a fresh SQLite database and data folder, serving the built app; `env` adds settings (LANGUAGE=de, say). */
+export async function startServer(env: Record<string, string> = {}) {
   await ensureWebBuilt();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const t = await startApp('sqlite', `sqlite://${path.join(dataDir, 'tavla.db')}`, dataDir, {
-    env: { BASE_URL: baseUrl, SIGNIN_RATE_LIMIT: '100000' },
+    env: { BASE_URL: baseUrl, SIGNIN_RATE_LIMIT: '100000', ...env },
   });
   await t.app.listen({ port, host: '127.0.0.1' });
   await t.app.jobs.start(200);
@@ -182,4 +185,36 @@ export async function apiUser(server: Server, name: string): Promise<ApiUser> {
 export function cookieFor(user: ApiUser, baseUrl: string) {
   const [name, ...rest] = user.cookie.split('=');
   return { name: name!, value: rest.join('='), url: baseUrl };
+}
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeResult {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
+}
+
+/** axe-core's WCAG 2 A/AA checks on the page as it is; answers the serious and critical findings. */
+export async function accessibilityProblems(page: Page, screen: string): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the app's CSP rightly refuses injected script tags.
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResult> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+          .map((n) => JSON.stringify(n.target))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
+}
+
+/** Fonts loaded and transitions over, before a screenshot. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(250);
 }

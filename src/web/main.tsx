@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './app/theme.css';
+import './app/colorScheme';
 import './app/i18n';
 import { App } from './app/App';
 

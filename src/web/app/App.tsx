@@ -8,6 +8,9 @@ import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { InvitePage } from '../features/auth/InvitePage';
 import { BoardPage } from '../features/board/BoardPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
+import { ArchivedBoardsPage, BoardArchivePage } from '../features/archive/ArchivePage';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import { AdminPage } from '../features/admin/AdminPage';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireSession } from './RequireSession';
 import { Toasts } from './Toasts';
@@ -44,6 +47,10 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route path="/" element={<DashboardPage />} />
             <Route path="/board/:id" element={<BoardPage />} />
+            <Route path="/board/:id/archive" element={<BoardArchivePage />} />
+            <Route path="/archive" element={<ArchivedBoardsPage />} />
+            <Route path="/settings" element={<SettingsPage />} />
+            <Route path="/admin" element={<AdminPage />} />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

@@ -1,6 +1,6 @@
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from '../locales/en.json';
+import en from '../locales/en';
 
 /** The ten languages of the instance; English is bundled, the others load when chosen. */
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'cs', 'uk'] as const;
@@ -13,17 +13,19 @@ declare module 'i18next' {
   }
 }
 
-const loaders = import.meta.glob<{ default: ResourceKey }>(['../locales/*.json', '!../locales/en.json']);
+const loaders = import.meta.glob<{ default: Record<string, ResourceKey> }>(['../locales/*/*.json', '!../locales/en/*.json']);
 
-/** Reads `locales/<lng>.json` on demand (one chunk per language); a language without a file falls back to English. */
+/**
+ * Reads the parts of `locales/<lng>/` on demand (a chunk per file, fetched
+ * together) and joins them; each part holds its own top-level keys.
+ */
 const lazyLocales: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const load = loaders[`../locales/${language}.json`];
-    if (!load) return callback(null, {});
-    load().then(
-      (module) => callback(null, module.default),
+    const parts = Object.entries(loaders).filter(([file]) => file.startsWith(`../locales/${language}/`));
+    Promise.all(parts.map(([, load]) => load())).then(
+      (modules) => callback(null, Object.assign({}, ...modules.map((m) => m.default)) as ResourceKey),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
     );
   },

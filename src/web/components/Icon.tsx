@@ -38,6 +38,14 @@ const PATHS = {
   checkCircle: 'M22 11.1V12a10 10 0 11-5.9-9.1M22 4L12 14l-3-3',
   undo: 'M3 7v6h6M3 13a9 9 0 103-7.7L3 8',
   columns: 'M4 4h6v16H4zM14 4h6v10h-6z',
+  search: 'M21 21l-4.3-4.3M17 11a6 6 0 11-12 0 6 6 0 0112 0z',
+  sun: 'M12 3v2M12 19v2M3 12h2M19 12h2M5.6 5.6l1.4 1.4M17 17l1.4 1.4M5.6 18.4L7 17M17 7l1.4-1.4M16 12a4 4 0 11-8 0 4 4 0 018 0z',
+  moon: 'M20 14.5A8 8 0 019.5 4a8 8 0 1010.5 10.5z',
+  monitor: 'M3 5h18v11H3zM8 20h8M12 16v4',
+  shield: 'M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z',
+  user: 'M20 21v-1a5 5 0 00-5-5H9a5 5 0 00-5 5v1M12 11a4 4 0 100-8 4 4 0 000 8z',
+  filter: 'M4 5h16l-6 8v6l-4-2v-4z',
+  key: 'M15 7a4 4 0 11-3.9 5H3v3h3v3h3v-3h2.1A4 4 0 0115 7zM16 11h.01',
 } as const;
 
 export type IconName = keyof typeof PATHS;

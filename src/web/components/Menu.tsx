@@ -31,7 +31,7 @@ export function MenuButton({ label, icon = 'more', className, children, text }: 
     const below = rect.bottom + 4;
     const top = below + menu.height > window.innerHeight - 8 ? Math.max(8, rect.top - menu.height - 4) : below;
     setPosition({ top, left });
-    menuRef.current.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    menuRef.current.querySelector<HTMLElement>('[role^="menuitem"]')?.focus();
   }, [open]);
 
   useEffect(() => {
@@ -53,7 +53,7 @@ export function MenuButton({ label, icon = 'more', className, children, text }: 
   }, [open]);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
-    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])];
     const index = items.indexOf(document.activeElement as HTMLElement);
     if (event.key === 'Escape') {
       event.preventDefault();
@@ -113,19 +113,23 @@ interface MenuItemProps {
   onSelect: () => void;
   children: ReactNode;
   disabled?: boolean;
+  /** A choice among several (shown ticked when chosen). */
+  checked?: boolean;
 }
 
-export function MenuItem({ icon, danger, onSelect, children, disabled }: MenuItemProps) {
+export function MenuItem({ icon, danger, onSelect, children, disabled, checked }: MenuItemProps) {
   return (
     <button
       type="button"
-      role="menuitem"
+      role={checked === undefined ? 'menuitem' : 'menuitemradio'}
+      aria-checked={checked}
       className={`menu-item${danger ? ' danger' : ''}`}
       onClick={onSelect}
       disabled={disabled}
     >
       {icon && <Icon name={icon} size={16} />}
       {children}
+      {checked && <Icon name="check" size={16} className="menu-check" />}
     </button>
   );
 }

@@ -1,10 +1,10 @@
-import { memo, startTransition, useEffect, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Viewer } from '../../../shared/events.js';
 import { archiveArea, createCard, renameArea } from '../../api/mutations';
 import { cardsQuery } from '../../api/queries';
-import type { Area } from '../../api/types';
+import type { Area, CardListItem } from '../../api/types';
 import { Icon } from '../../components/Icon';
 import { MenuButton, MenuItem, MenuSeparator } from '../../components/Menu';
 import { CardTile, type CardActions } from './CardTile';
@@ -23,16 +23,31 @@ interface Props {
   writeAccess: boolean;
   openBy: Map<number, Viewer[]>;
   actions: AreaActions;
+  /** The board filter: only matching cards are shown (and dragging is off, positions would be ambiguous). */
+  matches: ((card: CardListItem) => boolean) | null;
+  /** Cards with an unread notification. */
+  unread: ReadonlySet<number>;
 }
 
 /** Tiles drawn at once; the rest of a long area follows in chunks, so the first cards paint without waiting for the last. */
 const FIRST_TILES = 30;
 const MORE_TILES = 120;
 
-export const AreaColumn = memo(function AreaColumn({ area, index, count, todo, writeAccess, openBy, actions }: Props) {
+export const AreaColumn = memo(function AreaColumn({
+  area,
+  index,
+  count,
+  todo,
+  writeAccess,
+  openBy,
+  actions,
+  matches,
+  unread,
+}: Props) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
-  const { data: cards, isPending, isError } = useQuery(cardsQuery(area.id));
+  const { data: allCards, isPending, isError } = useQuery(cardsQuery(area.id));
+  const cards = useMemo(() => (matches && allCards ? allCards.filter(matches) : allCards), [allCards, matches]);
   const ref = useRef<HTMLElement>(null);
   const handleRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
@@ -42,7 +57,7 @@ export const AreaColumn = memo(function AreaColumn({ area, index, count, todo, w
     listRef,
     area.id,
     todo ? 'vertical' : 'horizontal',
-    writeAccess,
+    writeAccess && !matches,
   );
   const [renaming, setRenaming] = useState(false);
   const [adding, setAdding] = useState(false);
@@ -155,6 +170,8 @@ export const AreaColumn = memo(function AreaColumn({ area, index, count, todo, w
             viewers={openBy.get(card.id)}
             actions={actions}
             language={i18n.language}
+            draggable={!matches}
+            unread={unread.has(card.id)}
           />
         ))}
         {cardOver && <div className="drop-line drop-line-end" aria-hidden="true" />}

@@ -11,11 +11,15 @@ import type { Area, CardListItem } from '../../api/types';
 import { useUser } from '../../app/session';
 import { toast } from '../../app/toast';
 import { Icon } from '../../components/Icon';
+import { MenuButton, MenuItem, MenuSeparator } from '../../components/Menu';
+import { exportBoard } from '../exports/boardExport';
+import { useMarkRead, useUnreadCards } from '../notifications/unread';
+import { BoardFilter, type CardMatcher } from '../search/BoardFilter';
 import { useViewers } from '../../realtime/RealtimeProvider';
 import { useBoardRealtime, type BoardGoneReason } from '../../realtime/useBoardRealtime';
 import { BoardFormDialog } from '../dashboard/BoardFormDialog';
 import { boardBackground } from '../dashboard/BoardTile';
-import { ShareDialog } from '../dashboard/ShareDialog';
+import { ShareDialog } from '../sharing/ShareDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
 import { MoveDialog } from './MoveDialog';
@@ -40,6 +44,10 @@ export function BoardPage() {
   const [moving, setMoving] = useState<CardListItem | null>(null);
   const [dialog, setDialog] = useState<'settings' | 'share' | null>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
+  const [matches, setMatches] = useState<CardMatcher | null>(null);
+  const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
+  useMarkRead(boardId, openCardId);
+  const unread = useUnreadCards(boardId);
 
   const onGone = useCallback(
     (reason: BoardGoneReason) => {
@@ -179,19 +187,62 @@ export function BoardPage() {
           <span>{board.status === 'public' ? t('board.public') : t('board.private')}</span>
         </span>
         {!writeAccess && <span className="board-chip readonly">{t('board.readOnly')}</span>}
+        <BoardFilter boardId={boardId} onChange={onFilter} />
         <div className="spacer" />
         <Presence viewers={viewers} />
         {owner && (
-          <>
-            <button type="button" className="btn btn-sm" aria-label={t('dashboard.share')} onClick={() => setDialog('share')}>
-              <Icon name="share" size={15} />
-              <span className="hide-narrow">{t('dashboard.share')}</span>
-            </button>
-            <button type="button" className="icon-btn" aria-label={t('dashboard.settings')} onClick={() => setDialog('settings')}>
-              <Icon name="settings" />
-            </button>
-          </>
+          <button type="button" className="btn btn-sm" aria-label={t('dashboard.share')} onClick={() => setDialog('share')}>
+            <Icon name="share" size={15} />
+            <span className="hide-narrow">{t('dashboard.share')}</span>
+          </button>
         )}
+        <MenuButton label={t('board.menu')} className="icon-btn">
+          {(close) => (
+            <>
+              {owner && (
+                <MenuItem
+                  icon="settings"
+                  onSelect={() => {
+                    close();
+                    setDialog('settings');
+                  }}
+                >
+                  {t('dashboard.settings')}
+                </MenuItem>
+              )}
+              {writeAccess && (
+                <MenuItem
+                  icon="archive"
+                  onSelect={() => {
+                    close();
+                    void navigate(`/board/${boardId}/archive`);
+                  }}
+                >
+                  {t('board.archive')}
+                </MenuItem>
+              )}
+              {(owner || writeAccess) && <MenuSeparator />}
+              <MenuItem
+                icon="download"
+                onSelect={() => {
+                  close();
+                  exportBoard(board, 'zip');
+                }}
+              >
+                {t('board.exportZip')}
+              </MenuItem>
+              <MenuItem
+                icon="download"
+                onSelect={() => {
+                  close();
+                  exportBoard(board, 'csv');
+                }}
+              >
+                {t('board.exportCsv')}
+              </MenuItem>
+            </>
+          )}
+        </MenuButton>
       </div>
 
       <p id="card-keys-edit" hidden>
@@ -212,6 +263,8 @@ export function BoardPage() {
               writeAccess={writeAccess}
               openBy={openBy}
               actions={actions}
+              matches={matches}
+              unread={unread}
             />
           ))}
           {writeAccess && <AddArea boardId={boardId} first={areas.length === 0} />}

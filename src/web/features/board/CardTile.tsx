@@ -23,15 +23,19 @@ interface Props {
   actions: CardActions;
   /** The interface language: tiles use `i18n.t` directly (a hook per tile costs on boards with thousands), so a change of language must reach them as a prop. */
   language: string;
+  /** False while the board is filtered. */
+  draggable: boolean;
+  /** Has an unread notification. */
+  unread: boolean;
 }
 
 const MAX_AVATARS = 3;
 const t = i18n.t.bind(i18n);
 
-export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewers, actions }: Props) {
+export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewers, actions, draggable, unread }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const pending = card.id < 0;
-  const { dragging, edge } = useCardDnd(ref, card.id, card.area, writeAccess);
+  const { dragging, edge } = useCardDnd(ref, card.id, card.area, writeAccess && draggable);
   const done = card.status === 1;
   const due = card.dueDate ? dueState(card.dueDate, done) : null;
   const { done: checked, total } = card.checklist;
@@ -54,6 +58,7 @@ export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewer
   };
 
   const labelParts = [card.name];
+  if (unread) labelParts.push(t('card.unread'));
   if (done) labelParts.push(t('card.done'));
   if (card.dueDate) labelParts.push(t('card.dueOn', { date: shortDate(card.dueDate) }));
 
@@ -71,6 +76,7 @@ export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewer
       onClick={() => !pending && actions.open(card.id)}
       onKeyDown={onKeyDown}
     >
+      {unread && <span className="unread-dot card-unread" aria-hidden="true" />}
       {card.labels.length > 0 && (
         <div className="card-labels">
           {card.labels.map((label) => (

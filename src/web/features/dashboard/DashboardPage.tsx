@@ -7,7 +7,7 @@ import { useUser } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { BoardFormDialog } from './BoardFormDialog';
 import { BoardTile } from './BoardTile';
-import { ShareDialog } from './ShareDialog';
+import { ShareDialog } from '../sharing/ShareDialog';
 import './dashboard.css';
 
 type Open = { kind: 'create' } | { kind: 'settings'; board: Board } | { kind: 'share'; board: Board } | null;

@@ -1,0 +1,4 @@
+/** The bell in the header: unread count and the paged list. */
+export function NotificationBell() {
+  return null;
+}

