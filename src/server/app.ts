@@ -109,6 +109,6 @@ export async function buildApp({
     { prefix: '/api/data' },
   );
 
-  registerWebApp(app, path.join(projectRoot, 'dist/web'));
+  registerWebApp(app, path.join(projectRoot, 'dist/web'), deps.config.language);
   return app;
 }

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from './error-handler.js';
 import { registerWebApp } from './web.js';
 
-async function appWith(distDir: string): Promise<FastifyInstance> {
+async function appWith(distDir: string, language?: string): Promise<FastifyInstance> {
   const app = Fastify();
   registerErrorHandling(app);
   app.post('/api/data/cardMove', () => ({ success: true }));
-  registerWebApp(app, distDir);
+  registerWebApp(app, distDir, language);
   await app.ready();
   return app;
 }
@@ -24,7 +24,7 @@ describe('the web app from the same origin', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'tavla-web-'));
     mkdirSync(path.join(dir, 'assets'));
-    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html lang="en"><div id="root"></div></html>');
     writeFileSync(path.join(dir, 'assets/index-abc123.js'), script);
     writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
     app = await appWith(dir);
@@ -33,6 +33,20 @@ describe('the web app from the same origin', () => {
   afterAll(async () => {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("names the instance's language in the page, so the app can fall back to it", async () => {
+    const german = await appWith(dir, 'de');
+    try {
+      const res = await german.inject({ url: '/board/1', headers: { accept: 'text/html' } });
+      expect(res.body).toContain('<html lang="de" data-instance-language="de">');
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body));
+      const english = await app.inject({ url: '/' });
+      expect(english.body).toContain('data-instance-language="en"');
+      expect(english.headers.etag).not.toBe(res.headers.etag);
+    } finally {
+      await german.close();
+    }
   });
 
   it('answers / with index.html: revalidated every time, with a strict CSP', async () => {

@@ -38,15 +38,27 @@ const HTML_HEADERS = {
  * answered for every other page address (the app routes on the client).
  * Registers nothing when the app has not been built.
  */
-export function registerWebApp(app: FastifyInstance, distDir: string): void {
+export function registerWebApp(app: FastifyInstance, distDir: string, language = 'en'): void {
   const root = path.resolve(distDir);
   const indexFile = path.join(root, 'index.html');
   if (!existsSync(indexFile)) return;
   const gzipped = new Map<string, { key: string; body: Buffer }>();
+  // The page names the instance's language: the app's last fallback when neither account nor browser has one it knows.
+  let page: { key: string; body: Buffer } | null = null;
+  const indexBody = (etag: string): Buffer => {
+    if (page?.key !== etag) {
+      const html = readFileSync(indexFile, 'utf8').replace(
+        /<html lang="[^"]*"/,
+        `<html lang="${language}" data-instance-language="${language}"`,
+      );
+      page = { key: etag, body: Buffer.from(html) };
+    }
+    return page.body;
+  };
 
   const send = (request: FastifyRequest, reply: FastifyReply, file: string, stats: Stats, cacheControl: string) => {
     const ext = path.extname(file).toLowerCase();
-    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+    const etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}-${language}"`;
     reply
       .header('content-type', TYPES[ext] ?? 'application/octet-stream')
       .header('cache-control', cacheControl)
@@ -56,15 +68,17 @@ export function registerWebApp(app: FastifyInstance, distDir: string): void {
     if (ext === '.html') reply.headers(HTML_HEADERS);
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();
 
+    const body = file === indexFile ? indexBody(etag) : null;
     const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     if (acceptsGzip && COMPRESSIBLE.has(ext) && stats.size > 1024 && stats.size < 8 * 1024 * 1024) {
       let cached = gzipped.get(file);
       if (cached?.key !== etag) {
-        cached = { key: etag, body: gzipSync(readFileSync(file)) };
+        cached = { key: etag, body: gzipSync(body ?? readFileSync(file)) };
         gzipped.set(file, cached);
       }
       return reply.header('content-encoding', 'gzip').header('content-length', cached.body.length).send(cached.body);
     }
+    if (body) return reply.header('content-length', body.length).send(body);
     return reply.header('content-length', stats.size).send(createReadStream(file));
   };
 

@@ -2,9 +2,9 @@ import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en';
 
-/** The ten languages of the instance; English is bundled, the others load when chosen. */
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'cs', 'uk'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { isLanguage, LANGUAGES, type Language } from './languages';
+
+export { LANGUAGES, LANGUAGE_NAMES, type Language } from './languages';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -33,11 +33,10 @@ const lazyLocales: BackendModule = {
 
 const STORAGE_KEY = 'tavla.language';
 
-function isLanguage(value: string | null | undefined): value is Language {
-  return LANGUAGES.some((l) => l === value);
-}
-
-/** The saved choice, else the browser's first supported language, else English. */
+/**
+ * The account's language (remembered from its last session here), else the
+ * browser's first supported one, else the instance's (named by the server in the page).
+ */
 export function initialLanguage(): Language {
   const saved = localStorage.getItem(STORAGE_KEY);
   if (isLanguage(saved)) return saved;
@@ -45,7 +44,8 @@ export function initialLanguage(): Language {
     const base = tag.toLowerCase().split('-')[0];
     if (isLanguage(base)) return base;
   }
-  return 'en';
+  const instance = document.documentElement.dataset.instanceLanguage;
+  return isLanguage(instance) ? instance : 'en';
 }
 
 export async function setLanguage(language: string | null | undefined): Promise<void> {
