@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   accessibilityProblems,
@@ -53,7 +53,65 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
     await server?.close();
   });
 
-  test('dashboard, kanban board, to-do board and card dialog at 1400 and 390 px', async () => {
+  /** Every page of the app, signed in as Ada unless `signedOut`; each waits until its content is there. */
+  const screens = (): Screen[] => [
+    {
+      name: 'sign-in',
+      signedOut: true,
+      open: async (page) => {
+        await page.goto('/sign-in');
+        await page.locator('input[type="email"]').waitFor();
+      },
+    },
+    {
+      name: 'sign-up',
+      signedOut: true,
+      open: async (page) => {
+        await page.goto('/sign-up');
+        await page.locator('input[type="email"]').waitFor();
+      },
+    },
+    {
+      name: 'dashboard',
+      open: async (page) => {
+        await page.goto('/');
+        await page.locator('.tile').nth(5).waitFor();
+      },
+    },
+    {
+      name: 'board-kanban',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}`);
+        await page.locator('[data-card-id]').first().waitFor();
+        await page.locator('.presence').waitFor();
+      },
+    },
+    {
+      name: 'board-todo',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.todo}`);
+        await page.locator('[data-card-id]').first().waitFor();
+      },
+    },
+    {
+      name: 'card-dialog',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}?card=${seeded.richCard}`);
+        const dialog = page.getByRole('dialog');
+        await dialog.locator('.comment').first().waitFor();
+        await dialog.locator('.activity-item').first().waitFor();
+      },
+    },
+    {
+      name: 'not-found',
+      open: async (page) => {
+        await page.goto('/no/such/page');
+        await page.getByRole('heading').first().waitFor();
+      },
+    },
+  ];
+
+  test('every page in light and dark, at 1400 and 390 px, with no serious accessibility finding', async () => {
     // Bob is on the kanban board too, with the rich card open: presence shows in Ada's screens.
     const watcher = await newPage(browser, server.baseUrl, 1200, 800);
     await watcher.context.addCookies([cookieFor(bob, server.baseUrl)]);
@@ -61,42 +119,61 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
     await watcher.page.getByRole('dialog').waitFor();
 
     const problems: string[] = [];
-    for (const width of [1400, 390]) {
-      const { page, context } = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900);
-      await context.addCookies([cookieFor(ada, server.baseUrl)]);
-
-      await page.goto('/');
-      await page.getByRole('heading', { name: 'Shared with you' }).waitFor();
-      await settle(page);
-      await screenshot(page, `dashboard-${width}`);
-      problems.push(...(await accessibilityProblems(page, `dashboard-${width}`)));
-
-      await page.goto(`/board/${seeded.kanban}`);
-      await page.locator('[data-card-id]').first().waitFor();
-      await page.locator('.presence').waitFor();
-      await settle(page);
-      await screenshot(page, `board-kanban-${width}`);
-      problems.push(...(await accessibilityProblems(page, `board-kanban-${width}`)));
-
-      await page.goto(`/board/${seeded.todo}`);
-      await page.locator('[data-card-id]').first().waitFor();
-      await settle(page);
-      await screenshot(page, `board-todo-${width}`);
-      problems.push(...(await accessibilityProblems(page, `board-todo-${width}`)));
-
-      await page.goto(`/board/${seeded.kanban}?card=${seeded.richCard}`);
-      const dialog = page.getByRole('dialog');
-      await dialog.locator('.comment').first().waitFor();
-      await dialog.locator('.activity-item').first().waitFor();
-      await settle(page);
-      await screenshot(page, `card-dialog-${width}`);
-      problems.push(...(await accessibilityProblems(page, `card-dialog-${width}`)));
-      await context.close();
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const width of [1400, 390]) {
+        const { page, context } = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
+        const signedIn = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
+        await signedIn.context.addCookies([cookieFor(ada, server.baseUrl)]);
+        for (const screen of screens()) {
+          const target = screen.signedOut ? page : signedIn.page;
+          await screen.open(target);
+          expect(await target.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
+          await settle(target);
+          const name = `${screen.name}-${scheme}-${width}`;
+          await screenshot(target, name);
+          problems.push(...(await accessibilityProblems(target, name)));
+        }
+        await context.close();
+        await signedIn.context.close();
+      }
     }
     await watcher.context.close();
     expect(problems).toEqual([]);
-  }, 120_000);
+  }, 300_000);
+
+  test('the colour scheme follows the system until the reader picks one, and the choice stays', async () => {
+    const { page, context } = await newPage(browser, server.baseUrl, 1400, 900, 'dark');
+    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    await page.goto('/');
+    await page.locator('.tile').first().waitFor();
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await theme()).toBe('dark');
+    const dark = await background();
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(theme).toBe('light');
+    expect(await background()).not.toBe(dark);
+
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+    expect(await theme()).toBe('dark');
+    await page.reload();
+    await page.locator('.tile').first().waitFor();
+    expect(await theme()).toBe('dark');
+    await page.getByRole('button', { name: 'Account' }).click();
+    await expect.poll(() => page.getByRole('menuitemradio', { name: 'Dark' }).getAttribute('aria-checked')).toBe('true');
+    await page.getByRole('menuitemradio', { name: 'Match the system' }).click();
+    expect(await theme()).toBe('light');
+    await context.close();
+  });
 });
+
+interface Screen {
+  name: string;
+  signedOut?: boolean;
+  open(page: Page): Promise<void>;
+}
 
 async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   const board = async (user: ApiUser, name: string, style: 'kanban' | 'todo', color: string | null, status = 'private') =>

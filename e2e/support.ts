@@ -117,8 +117,9 @@ export async function newPage(
   baseUrl: string,
   width = 1400,
   height = 900,
+  colorScheme: 'light' | 'dark' = 'light',
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width, height }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => console.error('[page error]', error.message));
