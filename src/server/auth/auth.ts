@@ -12,6 +12,7 @@ export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
 /** What the rest of the service wants to hear from accounts; filled in once the service is built. */
 export interface AccountHooks {
   profileChanged?: (user: { id: string; name: string; image?: string | null | undefined }) => Promise<void>;
+  accountRemoving?: (user: { id: string }) => Promise<void>;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -69,6 +70,12 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           // A new name or picture shows on every board the account is on.
           after: async (user) => {
             await hooks.profileChanged?.(user);
+          },
+        },
+        delete: {
+          // The database would cascade the rows, but not the files on disk nor the viewers' screens.
+          before: async (user) => {
+            await hooks.accountRemoving?.(user);
           },
         },
       },

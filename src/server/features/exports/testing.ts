@@ -1,5 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib';
 import yauzl from 'yauzl';
+import { multipart } from '../../../../test/multipart.js';
 
 /**
  * Test helpers for the export tests: read a zip answer back, and build zips
@@ -97,30 +98,6 @@ export function rawZip(entries: RawEntry[]): Buffer {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
-}
-
-type Part = { name: string; value: string } | { name: string; filename: string; type?: string; data: Buffer | string };
-
-/** A multipart/form-data body, parts in the order given. */
-export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----tavla${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    if ('value' in part) {
-      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
-    } else {
-      chunks.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\n` +
-            `Content-Type: ${part.type ?? 'application/octet-stream'}\r\n\r\n`,
-        ),
-        Buffer.from(part.data),
-        Buffer.from('\r\n'),
-      );
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 /** What the fixture needs of the test harness (kept structural: this file is not a test file). */
@@ -236,3 +213,5 @@ export async function richBoard(t: Client, owner: Person, member: Person, baseUr
     attachments: { report, lost },
   };
 }
+
+export { multipart };
