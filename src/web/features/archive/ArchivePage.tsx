@@ -1,9 +1,3 @@
-/** The archive of one board (archived areas and cards) — built by the archive feature. */
-export function BoardArchivePage() {
-  return null;
-}
-
-/** The archived boards the account owns. */
-export function ArchivedBoardsPage() {
-  return null;
-}
+/** The archive screens, as the app's routes import them. */
+export { BoardArchivePage } from './BoardArchivePage';
+export { ArchivedBoardsPage } from './ArchivedBoardsPage';
