@@ -23,6 +23,7 @@ import { commentRoutes } from './features/comments/comments.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
+import { profileRoutes } from './features/profile/avatar.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
@@ -32,6 +33,7 @@ import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
+import { removeOwnedBoards } from './features/boards/account-removal.js';
 import { projectRoot, serviceVersion } from './version.js';
 
 export interface BuildOptions {
@@ -69,6 +71,7 @@ export async function buildApp({
   const accountHooks: AccountHooks = {};
   const deps: Deps = { config, database, auth: createAuth(config, database, accountHooks), bus: new EventBus(), log: app.log };
   accountHooks.profileChanged = (user) => announceProfile(deps, user);
+  accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
   app.decorate('deps', deps);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
@@ -104,6 +107,7 @@ export async function buildApp({
       commentRoutes(data, deps);
       searchRoutes(data, deps);
       notificationRoutes(data, deps);
+      profileRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

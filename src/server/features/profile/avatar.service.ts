@@ -1,0 +1,120 @@
+import type { Actor } from '../../auth/actor.js';
+import { nowIso } from '../../db/dialect.js';
+import type { ServiceDeps } from '../../deps.js';
+import { isStoredName, uploadStore, type OpenedFile } from '../../files/store.js';
+import { HttpError, forbidden, notFound } from '../../http/errors.js';
+import { imageTypeOf, type IncomingFile } from '../attachments/attachments.service.js';
+import { announceProfile } from '../sharing/profile.js';
+
+/** The largest profile picture. */
+export const AVATAR_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Where a stored profile picture is served; the account's `image` holds this plus the stored name. */
+export const AVATAR_PATH = '/api/data/avatar/';
+
+const SERVED_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+/** The stored name behind an `image` address of ours, or null (no picture, or one from elsewhere). */
+export function avatarName(image: string | null | undefined): string | null {
+  if (!image?.startsWith(AVATAR_PATH)) return null;
+  const name = image.slice(AVATAR_PATH.length);
+  return isStoredName(name) ? name : null;
+}
+
+/**
+ * Sets the account's picture to `storedName` (or none) in one transaction and
+ * answers what it was before. The account row is locked while it changes.
+ */
+async function swapImage(
+  deps: ServiceDeps,
+  actor: Actor,
+  image: string | null,
+): Promise<{ previous: string | null; name: string }> {
+  const { db, dialect } = deps.database;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('user')
+      .select(['image', 'name'])
+      .where('id', '=', actor.id)
+      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+    if (!row) throw forbidden();
+    await trx.updateTable('user').set({ image, updatedAt: nowIso() }).where('id', '=', actor.id).execute();
+    return { previous: row.image, name: row.name };
+  });
+}
+
+/**
+ * After the commit: the previous picture's file goes, unless something still
+ * refers to it (another account, an attachment or a pasted picture); then
+ * every board the account is on hears of the change. Failures are logged,
+ * never undo the change.
+ */
+async function afterChange(deps: ServiceDeps, actor: Actor, previous: string | null, name: string, image: string | null) {
+  const old = avatarName(previous);
+  if (old !== null && previous !== image) {
+    try {
+      const still = await deps.database.db.selectFrom('user').select('id').where('image', '=', previous).executeTakeFirst();
+      if (!still) await uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, [old]);
+    } catch (error) {
+      deps.log.error({ err: error }, 'removing the previous profile picture failed');
+    }
+  }
+  try {
+    await announceProfile(deps, { id: actor.id, name, image });
+  } catch (error) {
+    deps.log.error({ err: error }, 'announcing the profile change failed');
+  }
+}
+
+/** Stores a new picture (PNG, JPEG, GIF or WebP, told by its first bytes) and makes it the account's. */
+export async function setAvatar(deps: ServiceDeps, actor: Actor, file: IncomingFile): Promise<string> {
+  const store = uploadStore(deps.config.dataDir);
+  const saved = await store.save(file.stream, {
+    limitBytes: AVATAR_LIMIT_BYTES,
+    extension: (head) => {
+      const type = imageTypeOf(head);
+      if (!type) throw new HttpError(415, 'body: file must be a PNG, JPEG, GIF or WebP picture');
+      return type.ext;
+    },
+  });
+  const image = `${AVATAR_PATH}${saved.storedName}`;
+  let change: { previous: string | null; name: string };
+  try {
+    change = await swapImage(deps, actor, image);
+  } catch (error) {
+    await store.remove([saved.storedName]);
+    throw error;
+  }
+  await afterChange(deps, actor, change.previous, change.name, image);
+  return image;
+}
+
+/** Removes the account's picture (its initials show again). */
+export async function clearAvatar(deps: ServiceDeps, actor: Actor): Promise<void> {
+  const change = await swapImage(deps, actor, null);
+  if (change.previous !== null) await afterChange(deps, actor, change.previous, change.name, null);
+}
+
+/**
+ * A profile picture, for any signed-in account: only a file some account
+ * uses as its picture, and never one that belongs to a board (an attachment
+ * or a pasted picture), whatever an account's `image` says.
+ */
+export async function openAvatar(deps: ServiceDeps, storedName: string): Promise<{ file: OpenedFile; contentType: string }> {
+  const extension = storedName.split('.')[1];
+  const contentType = extension ? SERVED_TYPES[extension] : undefined;
+  if (!isStoredName(storedName) || !contentType) throw notFound('Picture not found');
+  const { db } = deps.database;
+  const owner = await db.selectFrom('user').select('id').where('image', '=', `${AVATAR_PATH}${storedName}`).executeTakeFirst();
+  if (!owner) throw notFound('Picture not found');
+  const boardFile = await db
+    .selectFrom('attachments')
+    .select('storedName')
+    .where('storedName', '=', storedName)
+    .union(db.selectFrom('images').select('storedName').where('storedName', '=', storedName))
+    .executeTakeFirst();
+  if (boardFile) throw notFound('Picture not found');
+  const file = await uploadStore(deps.config.dataDir).open(storedName);
+  if (!file) throw notFound('Picture not found');
+  return { file, contentType };
+}

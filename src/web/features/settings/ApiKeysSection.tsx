@@ -1,0 +1,210 @@
+import { useId, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { errorMessage } from '../../api/errors';
+import i18n from '../../app/i18n';
+import { toast } from '../../app/toast';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { field, useSubmit } from '../auth/useSubmit';
+import { Feedback, SettingsSection } from './SettingsPage';
+
+interface ApiKey {
+  id: string;
+  name: string;
+  start: string;
+  readOnly: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+const apiKeysKey = ['settings', 'apiKeys'] as const;
+
+function formatDate(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+}
+
+/** The account's API keys: made here (the secret shown once), listed, revoked. */
+export function ApiKeysSection() {
+  const { t, i18n: i18next } = useTranslation();
+  const qc = useQueryClient();
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const keys = useQuery({
+    queryKey: apiKeysKey,
+    queryFn: async () => (await api<{ apiKeys: ApiKey[] }>('/api/auth/api-key/list')).apiKeys,
+  });
+
+  const { busy, error, onSubmit } = useSubmit(async (data) => {
+    const key = await api<ApiKey & { key: string }>('/api/auth/api-key/create', {
+      method: 'POST',
+      body: { name: field(data, 'name').trim(), readOnly: data.get('readOnly') === 'on' },
+    });
+    form.current?.reset();
+    setCreated(key);
+    await qc.invalidateQueries({ queryKey: apiKeysKey });
+  });
+
+  const revoke = useMutation({
+    mutationFn: (key: ApiKey) => api('/api/auth/api-key/delete', { method: 'POST', body: { keyId: key.id } }),
+    onSuccess: () => toast.info(i18n.t('settings.keys.revoked')),
+    onError: (e) => toast.error(errorMessage(e)),
+    onSettled: () => qc.invalidateQueries({ queryKey: apiKeysKey }),
+  });
+
+  return (
+    <SettingsSection id={`${id}-title`} title={t('settings.keys.title')} intro={t('settings.keys.intro')}>
+      <form ref={form} className="settings-key-form" onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t('settings.keys.name')}</label>
+          <input
+            id={`${id}-name`}
+            className="input"
+            name="name"
+            required
+            maxLength={255}
+            pattern=".*\S.*"
+            placeholder={t('settings.keys.namePlaceholder')}
+            autoComplete="off"
+          />
+        </div>
+        <label className="settings-check">
+          <input type="checkbox" name="readOnly" />
+          <span>{t('settings.keys.readOnly')}</span>
+        </label>
+        <Feedback note={null} error={error} />
+        <div className="settings-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            <Icon name="key" size={16} />
+            {busy ? t('settings.keys.creating') : t('settings.keys.create')}
+          </button>
+        </div>
+      </form>
+
+      <h3 className="settings-subtitle" id={`${id}-list`}>
+        {t('settings.keys.listLabel')}
+      </h3>
+      {keys.isPending ? (
+        <div className="settings-loading">
+          <span className="spinner" aria-label={t('common.loading')} />
+        </div>
+      ) : keys.isError ? (
+        <div className="form-error" role="alert">
+          {t('settings.keys.loadFailed')}
+        </div>
+      ) : keys.data.length === 0 ? (
+        <p className="empty">{t('settings.keys.none')}</p>
+      ) : (
+        <ul className="settings-keys" aria-labelledby={`${id}-list`}>
+          {keys.data.map((key) => (
+            <li key={key.id} className="settings-key">
+              <div className="settings-key-main">
+                <div className="settings-key-name">
+                  <strong>{key.name}</strong>
+                  <span className={key.readOnly ? 'settings-badge' : 'settings-badge settings-badge-full'}>
+                    {key.readOnly ? t('settings.keys.badgeReadOnly') : t('settings.keys.badgeFull')}
+                  </span>
+                </div>
+                <div className="hint">
+                  <code className="settings-key-start">{key.start}…</code>{' '}
+                  {t('settings.keys.created', { date: formatDate(key.createdAt, i18next.language) })}
+                  {' · '}
+                  {key.lastUsedAt
+                    ? t('settings.keys.lastUsed', { date: formatDate(key.lastUsedAt, i18next.language) })
+                    : t('settings.keys.neverUsed')}
+                </div>
+              </div>
+              <button
+                type="button"
+                className="btn btn-sm"
+                onClick={() => setRevoking(key)}
+                disabled={revoke.isPending && revoke.variables?.id === key.id}
+                aria-label={t('settings.keys.revokeLabel', { name: key.name })}
+              >
+                <Icon name="trash" size={16} />
+                {t('settings.keys.revoke')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {created && <CreatedKeyDialog secret={created.key} onClose={() => setCreated(null)} />}
+      {revoking && (
+        <ConfirmDialog
+          title={t('settings.keys.revokeTitle')}
+          message={t('settings.keys.revokeText', { name: revoking.name })}
+          confirmLabel={t('settings.keys.revoke')}
+          danger
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => {
+            revoke.mutate(revoking);
+            setRevoking(null);
+          }}
+        />
+      )}
+    </SettingsSection>
+  );
+}
+
+/** The secret of a new key, once: copy it (or, where the clipboard is refused, it is selected for the keyboard). */
+function CreatedKeyDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState<'copied' | 'selected' | null>(null);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied('copied');
+    } catch {
+      input.current?.focus();
+      input.current?.select();
+      setCopied('selected');
+    }
+  };
+
+  return (
+    <Dialog
+      title={t('settings.keys.createdTitle')}
+      onClose={onClose}
+      footer={
+        <button type="button" className="btn btn-primary" onClick={onClose}>
+          {t('settings.keys.done')}
+        </button>
+      }
+    >
+      <p className="settings-warning" id={`${id}-warning`}>
+        {t('settings.keys.warning')}
+      </p>
+      <label className="field-label" htmlFor={`${id}-secret`}>
+        {t('settings.keys.secret')}
+      </label>
+      <div className="settings-secret">
+        <input
+          ref={input}
+          id={`${id}-secret`}
+          className="input settings-secret-input"
+          value={secret}
+          readOnly
+          spellCheck={false}
+          aria-describedby={`${id}-warning`}
+          onFocus={(event) => event.currentTarget.select()}
+          data-autofocus
+        />
+        <button type="button" className="btn" onClick={() => void copy()}>
+          <Icon name="copy" size={16} />
+          {t('settings.keys.copy')}
+        </button>
+      </div>
+      <div role="status" aria-live="polite" className="settings-copied">
+        {copied === 'copied' && <span className="hint">{t('settings.keys.copied')}</span>}
+        {copied === 'selected' && <span className="hint">{t('settings.keys.copySelected')}</span>}
+      </div>
+    </Dialog>
+  );
+}
