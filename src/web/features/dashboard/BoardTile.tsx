@@ -7,6 +7,7 @@ import type { Board } from '../../api/types';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { MenuButton, MenuItem, MenuSeparator } from '../../components/Menu';
+import { BoardUnreadDot } from '../notifications/BoardUnreadDot';
 
 function luminance([r, g, b]: number[]): number {
   const [lr, lg, lb] = [r!, g!, b!].map((c) => {
@@ -46,7 +47,7 @@ export function boardBackground(board: Pick<Board, 'image' | 'color'>): React.CS
     return { backgroundImage: `linear-gradient(rgb(0 0 0 / 0.35), rgb(0 0 0 / 0.55)), url("${board.image}")`, color: '#ffffff' };
   if (board.color && /^#[0-9a-f]{6}$/i.test(board.color))
     return { backgroundColor: readableColor(board.color), color: '#ffffff' };
-  return { backgroundColor: 'var(--primary)', color: '#ffffff' };
+  return { backgroundColor: 'var(--tile-default)', color: '#ffffff' };
 }
 
 interface TileProps {
@@ -65,6 +66,7 @@ export const BoardTile = memo(function BoardTile({ board, owned, onSettings, onS
     <li className="tile-item" data-board-id={board.id} style={{ color: background.color }}>
       <Link to={`/board/${board.id}`} className="tile" style={background}>
         <span className="tile-name">{board.name}</span>
+        <BoardUnreadDot boardId={board.id} />
         <span className="tile-meta">
           <span>{board.style === 'todo' ? t('board.styleTodo') : t('board.styleKanban')}</span>
           {board.status === 'public' && (

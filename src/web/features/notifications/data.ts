@@ -1,0 +1,137 @@
+import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+/** One notification of the signed-in account, as the API answers it. */
+export interface Notification {
+  id: number;
+  type: string;
+  boardId: number | null;
+  cardId: number | null;
+  message: string;
+  isRead: boolean;
+  createdAt: string;
+  actorName?: string;
+  actorImage?: string | null;
+  actorType?: string;
+}
+
+export interface NotificationPage {
+  notifications: Notification[];
+  hasMore: boolean;
+  unreadCount: number;
+}
+
+export const PAGE_SIZE = 20;
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  list: ['notifications', 'list'] as const,
+  unreadCards: ['notifications', 'unreadCards'] as const,
+  unreadCardsOf: (boardId: number) => ['notifications', 'unreadCards', boardId] as const,
+};
+
+/** The account's notifications, newest first, a page of 20 at a time anchored to the last id held. */
+export const notificationsQuery = infiniteQueryOptions({
+  queryKey: notificationKeys.list,
+  queryFn: ({ pageParam, signal }) =>
+    api<NotificationPage>('/api/data/notifications', {
+      query: { limit: PAGE_SIZE, before: pageParam ?? undefined },
+      signal,
+    }),
+  initialPageParam: null as number | null,
+  getNextPageParam: (last) => (last.hasMore ? (last.notifications.at(-1)?.id ?? null) : null),
+  staleTime: 30_000,
+});
+
+/** Ids of a board's cards with an unread notification. */
+export const unreadCardsQuery = (boardId: number) =>
+  queryOptions({
+    queryKey: notificationKeys.unreadCardsOf(boardId),
+    queryFn: async ({ signal }) =>
+      (await api<{ cardIds: number[] }>('/api/data/notifications', { query: { unreadCards: 1, boardId }, signal })).cardIds,
+    staleTime: 30_000,
+  });
+
+type ListData = InfiniteData<NotificationPage, number | null>;
+
+/** A notification that just arrived: on top of the list, and counted (once, whatever the order of arrival). */
+export function prependNotification(qc: QueryClient, notification: Notification): void {
+  qc.setQueryData<ListData>(notificationKeys.list, (old) => {
+    if (!old || old.pages.length === 0) return old;
+    if (old.pages.some((page) => page.notifications.some((n) => n.id === notification.id))) return old;
+    const [first, ...rest] = old.pages;
+    return {
+      ...old,
+      pages: [
+        {
+          ...first!,
+          notifications: [notification, ...first!.notifications],
+          unreadCount: first!.unreadCount + (notification.isRead ? 0 : 1),
+        },
+        ...rest,
+      ],
+    };
+  });
+  void qc.invalidateQueries({ queryKey: notificationKeys.unreadCards });
+}
+
+/** Shows the notifications matching `read` as read at once (the server's answer follows). */
+function markInCache(qc: QueryClient, read: (n: Notification) => boolean): void {
+  qc.setQueryData<ListData>(notificationKeys.list, (old) => {
+    if (!old || old.pages.length === 0) return old;
+    let changed = 0;
+    const pages = old.pages.map((page) => {
+      if (!page.notifications.some((n) => !n.isRead && read(n))) return page;
+      return {
+        ...page,
+        notifications: page.notifications.map((n) => {
+          if (n.isRead || !read(n)) return n;
+          changed++;
+          return { ...n, isRead: true };
+        }),
+      };
+    });
+    if (changed === 0) return old;
+    pages[0] = { ...pages[0]!, unreadCount: Math.max(0, pages[0]!.unreadCount - changed) };
+    return { ...old, pages };
+  });
+}
+
+export type ReadTarget = { cardId: number } | { boardId: number } | { id: number };
+
+/** Marks read on the server (a card's, a board's own, or one), then brings the count, list and dots up to date. */
+export async function markRead(qc: QueryClient, target: ReadTarget): Promise<void> {
+  if ('cardId' in target) markInCache(qc, (n) => n.cardId === target.cardId);
+  else if ('boardId' in target) markInCache(qc, (n) => n.boardId === target.boardId && n.cardId === null);
+  else markInCache(qc, (n) => n.id === target.id);
+  if ('cardId' in target) {
+    for (const query of qc.getQueryCache().findAll({ queryKey: notificationKeys.unreadCards })) {
+      qc.setQueryData<number[]>(query.queryKey, (old) => old?.filter((id) => id !== target.cardId));
+    }
+  }
+  try {
+    await api('/api/data/notifications', { method: 'PATCH', query: target });
+  } catch {
+    // Nothing to tell: the refetch below shows what is really unread.
+  }
+  await qc.invalidateQueries({ queryKey: notificationKeys.all });
+}
+
+/** The shape the socket delivers (it comes as `unknown`). */
+export function asNotification(value: unknown): Notification | null {
+  if (!value || typeof value !== 'object') return null;
+  const n = value as Partial<Notification>;
+  if (typeof n.id !== 'number' || typeof n.message !== 'string') return null;
+  return {
+    id: n.id,
+    type: typeof n.type === 'string' ? n.type : '',
+    boardId: typeof n.boardId === 'number' ? n.boardId : null,
+    cardId: typeof n.cardId === 'number' ? n.cardId : null,
+    message: n.message,
+    isRead: n.isRead === true,
+    createdAt: typeof n.createdAt === 'string' ? n.createdAt : new Date().toISOString(),
+    ...(typeof n.actorName === 'string'
+      ? { actorName: n.actorName, actorImage: n.actorImage ?? null, actorType: n.actorType ?? 'human' }
+      : {}),
+  };
+}
