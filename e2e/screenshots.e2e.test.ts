@@ -103,6 +103,57 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
       },
     },
     {
+      name: 'archive-board',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}/archive`);
+        await page.locator('.archive-row').nth(1).waitFor();
+      },
+    },
+    {
+      name: 'archive-boards',
+      open: async (page) => {
+        await page.goto('/archive');
+        await page.locator('.archive-row').first().waitFor();
+      },
+    },
+    {
+      name: 'search',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}`);
+        await page.locator('[data-card-id]').first().waitFor();
+        const toggle = page.getByRole('button', { name: 'Search', exact: true });
+        if (await toggle.isVisible()) await toggle.click();
+        await page.getByRole('combobox', { name: 'Search cards' }).fill('the');
+        await page.getByRole('option').nth(2).waitFor();
+        await page.keyboard.press('ArrowDown');
+      },
+    },
+    {
+      name: 'board-filter',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}`);
+        await page.locator('[data-card-id]').first().waitFor();
+        await page.getByRole('button', { name: 'Filter' }).click();
+        await page.getByRole('dialog').getByRole('checkbox').first().check();
+        await expect.poll(() => page.locator('[data-card-id]').count()).toBeLessThan(11);
+      },
+    },
+    {
+      name: 'settings',
+      open: async (page) => {
+        await page.goto('/settings');
+        await page.getByRole('heading', { name: 'Settings' }).waitFor();
+        await page.getByText('Read-only').first().waitFor();
+      },
+    },
+    {
+      name: 'admin',
+      open: async (page) => {
+        await page.goto('/admin');
+        await page.getByText('Bob Builder').first().waitFor();
+      },
+    },
+    {
       name: 'not-found',
       open: async (page) => {
         await page.goto('/no/such/page');
@@ -253,6 +304,19 @@ async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   await card(ada, week, 'Plan the weekend trip', { content: '- [x] Pick a place\n- [ ] Train tickets\n- [ ] Pack' });
   await card(ada, later, 'Repaint the hallway', { labelIds: [chores] });
   await card(ada, later, 'Sort the photo albums');
+
+  // Something in the archives.
+  const parked = await card(ada, backlog, 'Old pricing page');
+  await ada.call('DELETE', '/api/data/card', { cardID: parked });
+  const ideas = await area(ada, kanban, 'Ideas for later');
+  await card(ada, ideas, 'Mobile app');
+  await card(ada, ideas, 'Public API docs');
+  await ada.call('DELETE', `/api/data/area?id=${ideas}&boardId=${kanban}`);
+  const retired = await board(ada, 'Conference 2025', 'kanban', '#23766c');
+  await ada.call('DELETE', `/api/data/board?id=${retired}&userId=${ada.id}`);
+
+  await ada.call('POST', '/api/auth/api-key/create', { name: 'Nightly report script', readOnly: true });
+  await ada.call('POST', '/api/auth/api-key/create', { name: 'Zapier', readOnly: false });
 
   await board(ada, 'Marketing site', 'kanban', '#a65a16');
   await board(ada, 'Hiring 2027', 'kanban', '#6f5bb5', 'public');

@@ -158,7 +158,14 @@ export const AreaColumn = memo(function AreaColumn({
         )}
       </div>
 
-      <div ref={listRef} className="area-cards" data-autoscroll role="list" aria-labelledby={headingId}>
+      {/* A list needs items: an empty area is a plain region with its message. */}
+      <div
+        ref={listRef}
+        className="area-cards"
+        data-autoscroll
+        role={cards?.length ? 'list' : undefined}
+        aria-labelledby={cards?.length ? headingId : undefined}
+      >
         {isPending && <div className="area-loading" aria-label={t('common.loading')} />}
         {isError && <p className="hint area-error">{t('errors.loadFailed')}</p>}
         {visible?.map((card) => (
@@ -175,7 +182,7 @@ export const AreaColumn = memo(function AreaColumn({
           />
         ))}
         {cardOver && <div className="drop-line drop-line-end" aria-hidden="true" />}
-        {cards?.length === 0 && !adding && <p className="area-empty">{t('board.noCards')}</p>}
+        {cards?.length === 0 && !adding && <p className="area-empty">{t(matches ? 'board.noMatches' : 'board.noCards')}</p>}
       </div>
 
       {writeAccess &&
