@@ -20,20 +20,20 @@ const PNG = Buffer.from(
   'base64',
 );
 
-async function openSettings(browser: Browser, server: Server, user: ApiUser, width: number): Promise<Page> {
+const ENGLISH = { heading: 'Settings', keys: /^Revoke|Create a key/ };
+const GERMAN = { heading: 'Einstellungen', keys: /^Widerrufen|Schlüssel erstellen/ };
+
+async function openSettings(browser: Browser, server: Server, user: ApiUser, width: number, words = ENGLISH): Promise<Page> {
   const { context, page } = await newPage(browser, server.baseUrl, width);
   await context.addCookies([cookieFor(user, server.baseUrl)]);
   await page.goto('/settings');
   try {
-    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: words.heading, level: 1 }).waitFor();
   } catch (error) {
     await screenshot(page, `settings-failed-${width}`);
     throw error;
   }
-  await page
-    .getByRole('button', { name: /^Revoke|Create a key/ })
-    .first()
-    .waitFor();
+  await page.getByRole('button', { name: words.keys }).first().waitFor();
   return page;
 }
 
@@ -116,15 +116,15 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
     await expect.poll(async () => (await row()).language).toBe('de');
     await page.reload();
-    await page.getByLabel('Language').waitFor();
+    await page.getByLabel('Sprache').waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
-    expect(await page.getByLabel('Language').inputValue()).toBe('de');
-    const fresh = await openSettings(browser, server, ada, 1400);
-    await expect.poll(() => fresh.evaluate(() => document.documentElement.lang)).toBe('de');
-    expect(await fresh.getByLabel('Language').inputValue()).toBe('de');
+    expect(await page.getByLabel('Sprache').inputValue()).toBe('de');
+    const fresh = await openSettings(browser, server, ada, 1400, GERMAN);
+    expect(await fresh.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await fresh.getByLabel('Sprache').inputValue()).toBe('de');
     await fresh.context().close();
 
-    await page.getByLabel('Language').selectOption('en');
+    await page.getByLabel('Sprache').selectOption('en');
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
     await expect.poll(async () => (await row()).language).toBe('en');
     await page.context().close();
