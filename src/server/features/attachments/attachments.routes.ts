@@ -5,8 +5,9 @@ import { Type } from 'typebox';
 import { Attachment, AttachmentQuery, UploadedImage } from '../../../shared/api/attachments.js';
 import { ErrorBody, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { contentDisposition, isStoredName, UploadInterrupted, UploadTooLarge, type OpenedFile } from '../../files/store.js';
+import { contentDisposition, isStoredName, type OpenedFile } from '../../files/store.js';
 import { HttpError, badRequest, notFound } from '../../http/errors.js';
+import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import {
   checkCardUpload,
   checkImageUpload,
@@ -178,7 +179,7 @@ async function receiveUpload<T>(
     }
   } catch (error) {
     discardBody(request);
-    throw uploadError(error);
+    throw multipartError(error, 'The file is larger than the upload limit');
   }
   throw badRequest(store === undefined ? `body: ${idField} is required` : 'body: file is required');
 }
@@ -188,26 +189,4 @@ function parseId(field: string, value: unknown): number {
   const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
   if (!(id >= 1 && id <= MAX_ID)) throw badRequest(`body: ${field} must be a positive integer`);
   return id;
-}
-
-/** A refused upload is answered at once; what the client is still sending is read and dropped. */
-function discardBody(request: FastifyRequest): void {
-  const raw = request.raw;
-  if (raw.readableEnded || raw.destroyed) return;
-  raw.unpipe();
-  raw.resume();
-}
-
-function uploadError(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  if (error instanceof UploadTooLarge) return new HttpError(413, 'The file is larger than the upload limit');
-  if (error instanceof UploadInterrupted) return badRequest('The upload did not complete');
-  const code = (error as { code?: unknown } | null)?.code;
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(413, 'The file is larger than the upload limit');
-  if (typeof code === 'string' && code.startsWith('FST_') && typeof status === 'number' && status < 500)
-    return new HttpError(status === 406 ? 415 : status, `Multipart body refused: ${(error as Error).message}`);
-  // busboy's own parse errors ("Unexpected end of multipart data", a missing boundary, …).
-  if (error instanceof Error && !('code' in error) && !('errno' in error)) return badRequest('Malformed multipart body');
-  return error;
 }

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Board } from '../../../shared/api/boards.js';
@@ -12,6 +12,7 @@ import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { uploadStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
+import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import { importBoard, importLimits } from './import.js';
 
 const tooLarge = () => new HttpError(413, 'The file is larger than the import limit');
@@ -58,7 +59,7 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
             }
           } catch (error) {
             discardBody(request);
-            throw multipartError(error);
+            throw multipartError(error, 'The file is larger than the import limit');
           }
           if (!received) throw badRequest('body: file is required');
           return { board: await importBoard(deps, request.actor, zipFile) };
@@ -68,23 +69,4 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
       },
     );
   });
-}
-
-function discardBody(request: FastifyRequest): void {
-  const raw = request.raw;
-  if (raw.readableEnded || raw.destroyed) return;
-  raw.unpipe();
-  raw.resume();
-}
-
-function multipartError(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
-  if (typeof code === 'string' && code.startsWith('FST_') && typeof status === 'number' && status < 500)
-    return new HttpError(status === 406 ? 415 : status, `Multipart body refused: ${(error as Error).message}`);
-  if (code === 'ERR_STREAM_PREMATURE_CLOSE') return badRequest('The upload did not complete');
-  if (error instanceof Error && !('code' in error) && !('errno' in error)) return badRequest('Malformed multipart body');
-  return error;
 }

@@ -4,8 +4,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { UploadInterrupted, UploadTooLarge, type OpenedFile } from '../../files/store.js';
+import type { OpenedFile } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
+import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import type { IncomingFile } from '../attachments/attachments.service.js';
 import { AVATAR_LIMIT_BYTES, clearAvatar, openAvatar, setAvatar } from './avatar.service.js';
 
@@ -99,28 +100,7 @@ async function receiveFile<T>(request: FastifyRequest, store: (file: IncomingFil
     }
   } catch (error) {
     discardBody(request);
-    throw uploadError(error);
+    throw multipartError(error, 'The picture is larger than 2 MB');
   }
   throw badRequest('body: file is required');
-}
-
-/** A refused upload is answered at once; what the client is still sending is read and dropped. */
-function discardBody(request: FastifyRequest): void {
-  const raw = request.raw;
-  if (raw.readableEnded || raw.destroyed) return;
-  raw.unpipe();
-  raw.resume();
-}
-
-function uploadError(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  if (error instanceof UploadTooLarge) return new HttpError(413, 'The picture is larger than 2 MB');
-  if (error instanceof UploadInterrupted) return badRequest('The upload did not complete');
-  const code = (error as { code?: unknown } | null)?.code;
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(413, 'The picture is larger than 2 MB');
-  if (typeof code === 'string' && code.startsWith('FST_') && typeof status === 'number' && status < 500)
-    return new HttpError(status === 406 ? 415 : status, `Multipart body refused: ${(error as Error).message}`);
-  if (error instanceof Error && !('code' in error) && !('errno' in error)) return badRequest('Malformed multipart body');
-  return error;
 }
