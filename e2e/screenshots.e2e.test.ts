@@ -139,6 +139,24 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
       },
     },
     {
+      name: 'share-dialog',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}`);
+        await page.locator('[data-card-id]').first().waitFor();
+        await page.getByRole('button', { name: 'Share' }).click();
+        await page.getByRole('dialog').getByText('Bob Builder').waitFor();
+      },
+    },
+    {
+      name: 'notifications',
+      open: async (page) => {
+        await page.goto('/');
+        await page.locator('.tile').first().waitFor();
+        await page.getByRole('button', { name: /^Notifications, [1-9]/ }).click();
+        await page.getByRole('dialog').getByText('Bob Builder').first().waitFor();
+      },
+    },
+    {
       name: 'settings',
       open: async (page) => {
         await page.goto('/settings');
