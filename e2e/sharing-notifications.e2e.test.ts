@@ -199,8 +199,8 @@ describe.runIf(browserTestsEnabled)('sharing a board and notifications', () => {
     await bellOf(phone.page).click();
     const phonePanel = panelOf(phone.page);
     await expect.poll(() => phonePanel.locator('.notif-item').count()).toBe(20);
-    const box = await phonePanel.boundingBox();
-    expect(box?.width).toBe(390);
+    // Polled: the panel opens with a short scale animation.
+    await expect.poll(async () => Math.round((await phonePanel.boundingBox())?.width ?? 0)).toBe(390);
     await settle(phone.page);
     await screenshot(phone.page, 'notifications-390');
     problems.push(...(await accessibilityProblems(phone.page, 'notifications-390')));

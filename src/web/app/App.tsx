@@ -1,3 +1,4 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { notifyManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { ApiError, setUnauthorizedHandler } from '../api/client';
@@ -8,12 +9,20 @@ import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { InvitePage } from '../features/auth/InvitePage';
 import { BoardPage } from '../features/board/BoardPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
-import { ArchivedBoardsPage, BoardArchivePage } from '../features/archive/ArchivePage';
-import { SettingsPage } from '../features/settings/SettingsPage';
-import { AdminPage } from '../features/admin/AdminPage';
+
 import { NotFoundPage } from './NotFoundPage';
 import { RequireSession } from './RequireSession';
 import { Toasts } from './Toasts';
+
+// Pages opened now and then load when first opened, not with the board.
+const BoardArchivePage = lazy(() => import('../features/archive/ArchivePage').then((m) => ({ default: m.BoardArchivePage })));
+const ArchivedBoardsPage = lazy(() => import('../features/archive/ArchivePage').then((m) => ({ default: m.ArchivedBoardsPage })));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<div className="center-fill" aria-busy="true" />}>{children}</Suspense>;
+}
 
 // Cache changes reach the components in the same task (not a timer later): a dropped card lands at once.
 notifyManager.setScheduler(queueMicrotask);
@@ -47,10 +56,38 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route path="/" element={<DashboardPage />} />
             <Route path="/board/:id" element={<BoardPage />} />
-            <Route path="/board/:id/archive" element={<BoardArchivePage />} />
-            <Route path="/archive" element={<ArchivedBoardsPage />} />
-            <Route path="/settings" element={<SettingsPage />} />
-            <Route path="/admin" element={<AdminPage />} />
+            <Route
+              path="/board/:id/archive"
+              element={
+                <Page>
+                  <BoardArchivePage />
+                </Page>
+              }
+            />
+            <Route
+              path="/archive"
+              element={
+                <Page>
+                  <ArchivedBoardsPage />
+                </Page>
+              }
+            />
+            <Route
+              path="/settings"
+              element={
+                <Page>
+                  <SettingsPage />
+                </Page>
+              }
+            />
+            <Route
+              path="/admin"
+              element={
+                <Page>
+                  <AdminPage />
+                </Page>
+              }
+            />
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
