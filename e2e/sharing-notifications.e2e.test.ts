@@ -102,6 +102,8 @@ describe.runIf(browserTestsEnabled)('sharing a board and notifications', () => {
     await bobRow.waitFor();
     await expect.poll(() => bellLabel(b.page), { timeout: 5000 }).toBe('Notifications, 1 unread');
     expect(await b.page.locator('.notif-badge').innerText()).toBe('1');
+    // The invitation is about the board itself: its tile on Bob's dashboard has a dot.
+    await boardTile(b.page, boardId).locator('.tile-unread').waitFor({ timeout: 5000 });
 
     // The notification is in his list; clicking it opens the board and closes the panel.
     await bellOf(b.page).click();

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Id, NullableString, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
-import { listNotifications, markRead, unreadCardIds } from './notifications.service.js';
+import { listNotifications, markRead, unreadBoardIds, unreadCardIds } from './notifications.service.js';
 
 const tags = ['Notifications'];
 
@@ -30,25 +30,30 @@ export function notificationRoutes(app: FastifyInstance, deps: Deps): void {
     {
       schema: {
         tags,
-        summary: 'My notifications, newest first; with unreadCards, only the ids of cards with unread ones',
+        summary:
+          'My notifications, newest first; with unreadCards, only the ids of cards with unread ones; with unreadBoards (our addition), the ids of boards with unread ones',
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
           before: Type.Optional(Id),
           unreadCards: Type.Optional(Type.String()),
+          unreadBoards: Type.Optional(Type.String()),
           boardId: Type.Optional(Id),
         }),
         response: {
           200: Type.Union([
             Type.Object({ notifications: Type.Array(Notification), hasMore: Type.Boolean(), unreadCount: Type.Integer() }),
             Type.Object({ cardIds: Type.Array(Type.Integer()) }),
+            Type.Object({ boardIds: Type.Array(Type.Integer()) }),
           ]),
           ...errorResponses,
         },
       },
     },
     async (request) => {
-      const { limit, before, unreadCards, boardId } = request.query;
+      const { limit, before, unreadCards, unreadBoards, boardId } = request.query;
       if (unreadCards !== undefined) return { cardIds: await unreadCardIds(db, request.actor.id, boardId) };
+      // For the dashboard's dots: one question instead of one per board, board-level ones (invitations) included.
+      if (unreadBoards !== undefined) return { boardIds: await unreadBoardIds(db, request.actor.id) };
       return listNotifications(db, request.actor.id, { limit, before });
     },
   );

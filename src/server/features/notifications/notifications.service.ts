@@ -173,6 +173,20 @@ export async function unreadCardIds(db: Db, userId: string, boardId?: number): P
   return rows.map((r) => r.cardId!);
 }
 
+/** Ids of the boards with an unread notification of the account's (about a card of theirs, or their own). */
+export async function unreadBoardIds(db: Db, userId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select('boardId')
+    .distinct()
+    .where('userId', '=', userId)
+    .where('isRead', '=', 0)
+    .where('boardId', 'is not', null)
+    .orderBy('boardId')
+    .execute();
+  return rows.map((r) => r.boardId!);
+}
+
 /** Marks read: everything about a card, a board's own (card-less) notifications, or one notification. */
 export async function markRead(
   db: Db,

@@ -177,6 +177,27 @@ eachDialect('notifications', (t) => {
     expect((await list(user)).unreadCount).toBe(1);
   });
 
+  it('answers the boards with anything unread, board-level ones included, and only the caller’s', async () => {
+    const owner = await t.signUp();
+    const user = await t.signUp();
+    const other = await t.signUp();
+    const a = await seedBoard(t, owner, { A: ['x'] });
+    const b = await seedBoard(t, owner, { A: [] });
+    const c = await seedBoard(t, owner, { A: [] });
+    const x = a.cards.x!.id;
+    await seed(user, a.board.id, [x]);
+    await seed(user, b.board.id, [null]); // an invitation, say: about the board, no card
+    await seed(other, c.board.id, [null]);
+    const boards = async (as: typeof user) => (await list(as, '?unreadBoards')).boardIds as number[];
+    expect(await boards(user)).toEqual([a.board.id, b.board.id].sort((p, q) => p - q));
+    await t.inject(user, { method: 'PATCH', url: `/api/data/notifications?cardId=${x}` });
+    expect(await boards(user)).toEqual([b.board.id]);
+    await t.inject(user, { method: 'PATCH', url: `/api/data/notifications?boardId=${b.board.id}` });
+    expect(await boards(user)).toEqual([]);
+    expect(await boards(other)).toEqual([c.board.id]);
+    expect((await t.inject(null, { method: 'GET', url: '/api/data/notifications?unreadBoards' })).statusCode).toBe(403);
+  });
+
   it('refuses bad paging and marking, and never shows another account’s notifications', async () => {
     const owner = await t.signUp();
     const user = await t.signUp();

@@ -28,6 +28,7 @@ export const notificationKeys = {
   list: ['notifications', 'list'] as const,
   unreadCards: ['notifications', 'unreadCards'] as const,
   unreadCardsOf: (boardId: number) => ['notifications', 'unreadCards', boardId] as const,
+  unreadBoards: ['notifications', 'unreadBoards'] as const,
 };
 
 /** The account's notifications, newest first, a page of 20 at a time anchored to the last id held. */
@@ -52,6 +53,14 @@ export const unreadCardsQuery = (boardId: number) =>
     staleTime: 30_000,
   });
 
+/** Ids of the boards with anything unread (one question for the whole dashboard). */
+export const unreadBoardsQuery = queryOptions({
+  queryKey: notificationKeys.unreadBoards,
+  queryFn: async ({ signal }) =>
+    (await api<{ boardIds: number[] }>('/api/data/notifications', { query: { unreadBoards: 1 }, signal })).boardIds,
+  staleTime: 30_000,
+});
+
 type ListData = InfiniteData<NotificationPage, number | null>;
 
 /** A notification that just arrived: on top of the list, and counted (once, whatever the order of arrival). */
@@ -73,6 +82,7 @@ export function prependNotification(qc: QueryClient, notification: Notification)
     };
   });
   void qc.invalidateQueries({ queryKey: notificationKeys.unreadCards });
+  void qc.invalidateQueries({ queryKey: notificationKeys.unreadBoards });
 }
 
 /** Shows the notifications matching `read` as read at once (the server's answer follows). */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRealtime } from '../../realtime/RealtimeProvider';
-import { asNotification, markRead, notificationsQuery, unreadCardsQuery } from './data';
+import { asNotification, markRead, unreadBoardsQuery, unreadCardsQuery } from './data';
 
 /**
  * Marks notifications read as the spec describes: the board's own when it
@@ -43,13 +43,8 @@ export function useUnreadCards(boardId: number): ReadonlySet<number> {
   return useMemo(() => (data && data.length > 0 ? new Set(data) : NONE), [data]);
 }
 
-/** Whether a board has anything unread: a card of it, or (among the notifications loaded) one of its own. */
+/** Whether a board has anything unread: about a card of it, or its own (an invitation). */
 export function useBoardUnread(boardId: number): boolean {
-  const cards = useQuery(unreadCardsQuery(boardId));
-  const own = useInfiniteQuery({
-    ...notificationsQuery,
-    select: (data) =>
-      data.pages.some((page) => page.notifications.some((n) => !n.isRead && n.boardId === boardId && n.cardId === null)),
-  });
-  return (cards.data?.length ?? 0) > 0 || own.data === true;
+  const { data } = useQuery({ ...unreadBoardsQuery, select: (ids) => ids.includes(boardId) });
+  return data === true;
 }
