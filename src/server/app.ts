@@ -24,6 +24,7 @@ import { labelRoutes } from './features/labels/labels.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
+import { forgetAvatar } from './features/profile/avatar.service.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
@@ -72,6 +73,7 @@ export async function buildApp({
   const deps: Deps = { config, database, auth: createAuth(config, database, accountHooks), bus: new EventBus(), log: app.log };
   accountHooks.profileChanged = (user) => announceProfile(deps, user);
   accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
+  accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
   app.decorate('deps', deps);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);

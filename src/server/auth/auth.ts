@@ -13,6 +13,7 @@ export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
 export interface AccountHooks {
   profileChanged?: (user: { id: string; name: string; image?: string | null | undefined }) => Promise<void>;
   accountRemoving?: (user: { id: string }) => Promise<void>;
+  accountRemoved?: (user: { id: string; image?: string | null | undefined }) => Promise<void>;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -76,6 +77,9 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           // The database would cascade the rows, but not the files on disk nor the viewers' screens.
           before: async (user) => {
             await hooks.accountRemoving?.(user);
+          },
+          after: async (user) => {
+            await hooks.accountRemoved?.(user);
           },
         },
       },

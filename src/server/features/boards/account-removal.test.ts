@@ -5,10 +5,12 @@ import { seedBoard, snapshot } from '../../../../test/factories.js';
 import { eachDialect } from '../../../../test/harness.js';
 import { multipart } from '../../../../test/multipart.js';
 
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
+
 eachDialect('deleting an account', (t) => {
   const uploads = () => readdirSync(path.join(t.config.dataDir, 'uploads')).filter((f) => f !== 'tmp');
 
-  it("removes the account's boards with their files; its memberships elsewhere simply end", async () => {
+  it("removes the account's boards with their files and its picture; its memberships elsewhere simply end", async () => {
     const admin = await t.signUp('Admin');
     const leaving = await t.signUp('Leaving');
     const staying = await t.signUp('Staying');
@@ -33,8 +35,15 @@ eachDialect('deleting an account', (t) => {
       url: '/api/data/invite',
       payload: { boardId: other.board.id, userId: leaving.id, permission: 'edit' },
     });
-    const filesBefore = uploads();
-    expect(filesBefore).toHaveLength(1);
+    const attachmentFile = uploads();
+    expect(attachmentFile).toHaveLength(1);
+    const picture = await t.inject(leaving, {
+      method: 'POST',
+      url: '/api/data/avatar',
+      ...multipart([{ name: 'file', filename: 'me.png', type: 'image/png', data: PNG }]),
+    });
+    expect(picture.statusCode).toBe(200);
+    expect(uploads()).toHaveLength(2);
 
     const res = await t.inject(
       { cookie: admin.cookie },
@@ -45,7 +54,8 @@ eachDialect('deleting an account', (t) => {
     expect(await t.db.selectFrom('user').select('id').where('id', '=', leaving.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('boards').select('id').where('id', '=', own.board.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('cards').select('id').where('boardId', '=', own.board.id).execute()).toEqual([]);
-    expect(existsSync(path.join(t.config.dataDir, 'uploads', filesBefore[0]!))).toBe(false);
+    expect(existsSync(path.join(t.config.dataDir, 'uploads', attachmentFile[0]!))).toBe(false);
+    expect(uploads()).toEqual([]); // the profile picture went too
     const shared = await t.inject(staying, { method: 'POST', url: '/api/data/boards', payload: { shared: true } });
     expect(shared.json()).toEqual({ boards: [] });
     // The board they were a member of is untouched.

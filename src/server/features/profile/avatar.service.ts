@@ -66,6 +66,17 @@ async function afterChange(deps: ServiceDeps, actor: Actor, previous: string | n
   }
 }
 
+/** A deleted account's picture: its file goes unless another account or a board still refers to it. */
+export async function forgetAvatar(
+  deps: Pick<ServiceDeps, 'config' | 'database'>,
+  image: string | null | undefined,
+): Promise<void> {
+  const name = avatarName(image);
+  if (name === null) return;
+  const still = await deps.database.db.selectFrom('user').select('id').where('image', '=', image!).executeTakeFirst();
+  if (!still) await uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, [name]);
+}
+
 /** Stores a new picture (PNG, JPEG, GIF or WebP, told by its first bytes) and makes it the account's. */
 export async function setAvatar(deps: ServiceDeps, actor: Actor, file: IncomingFile): Promise<string> {
   const store = uploadStore(deps.config.dataDir);
