@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { TestContext, TestUser } from './harness.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -128,4 +130,14 @@ export async function snapshot(t: TestContext) {
     members: await all('board_members'),
     invites: await all('board_invites'),
   };
+}
+
+/** The files under the data folder's uploads (paths relative to it, `tmp/` included), sorted. */
+export function uploadedFiles(t: TestContext): string[] {
+  const root = path.join(t.config.dataDir, 'uploads');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
+    .sort();
 }

@@ -307,7 +307,8 @@ export async function duplicateCard(qc: QueryClient, boardId: number, cardId: nu
   return result?.card;
 }
 
-export async function archiveCard(qc: QueryClient, boardId: number, card: CardListItem): Promise<boolean> {
+/** Takes a card off its area at once (archived, or deleted for good); a refusal puts it back. */
+async function takeCardOff(qc: QueryClient, boardId: number, card: CardListItem, permanent: boolean) {
   const areaId = findCardArea(qc, boardId, card.id) ?? card.area;
   const undo = snapshot(qc, keys.cards(areaId));
   const done = await optimistic(
@@ -315,9 +316,14 @@ export async function archiveCard(qc: QueryClient, boardId: number, card: CardLi
       removeCard(qc, areaId, card.id);
       return undo;
     },
-    () => api('/api/data/card', { method: 'DELETE', body: { cardID: card.id, permanent: false } }),
+    () => api('/api/data/card', { method: 'DELETE', body: { cardID: card.id, permanent } }),
   );
-  if (done === undefined) return false;
+  return { areaId, done: done !== undefined };
+}
+
+export async function archiveCard(qc: QueryClient, boardId: number, card: CardListItem): Promise<boolean> {
+  const { areaId, done } = await takeCardOff(qc, boardId, card, false);
+  if (!done) return false;
   toast.info(i18n.t('card.archivedToast', { name: card.name }), {
     label: i18n.t('common.undo'),
     run: () =>
@@ -329,17 +335,9 @@ export async function archiveCard(qc: QueryClient, boardId: number, card: CardLi
 }
 
 export async function deleteCard(qc: QueryClient, boardId: number, card: CardListItem): Promise<boolean> {
-  const areaId = findCardArea(qc, boardId, card.id) ?? card.area;
-  const undo = snapshot(qc, keys.cards(areaId));
-  const done = await optimistic(
-    () => {
-      removeCard(qc, areaId, card.id);
-      return undo;
-    },
-    () => api('/api/data/card', { method: 'DELETE', body: { cardID: card.id, permanent: true } }),
-  );
-  if (done !== undefined) qc.removeQueries({ queryKey: keys.card(card.id) });
-  return done !== undefined;
+  const { done } = await takeCardOff(qc, boardId, card, true);
+  if (done) qc.removeQueries({ queryKey: keys.card(card.id) });
+  return done;
 }
 
 // Labels ---------------------------------------------------------------------
@@ -397,27 +395,4 @@ export async function deleteComment(qc: QueryClient, cardId: number, commentId: 
     },
     () => api('/api/data/comment', { method: 'DELETE', query: { id: commentId } }),
   );
-}
-
-// Sharing --------------------------------------------------------------------
-
-export async function invite(qc: QueryClient, boardId: number, mail: string, permission: 'read' | 'edit'): Promise<boolean> {
-  const result = await attempt(() => api('/api/data/invite', { method: 'POST', body: { boardId, mail, permission } }));
-  await qc.invalidateQueries({ queryKey: keys.members(boardId) });
-  return result !== undefined;
-}
-
-export async function setPermission(
-  qc: QueryClient,
-  boardId: number,
-  userId: string,
-  permission: 'read' | 'edit',
-): Promise<void> {
-  await attempt(() => api('/api/data/invite', { method: 'POST', body: { boardId, userId, permission } }));
-  await qc.invalidateQueries({ queryKey: keys.members(boardId) });
-}
-
-export async function removeAccess(qc: QueryClient, boardId: number, who: { userId: string } | { mail: string }): Promise<void> {
-  await attempt(() => api('/api/data/invite', { method: 'DELETE', query: { boardId, ...who } }));
-  await qc.invalidateQueries({ queryKey: keys.members(boardId) });
 }

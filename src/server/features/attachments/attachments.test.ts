@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, safeFilename } from '../../files/store.js';
-import { seedBoard } from '../../../../test/factories.js';
+import { seedBoard, uploadedFiles } from '../../../../test/factories.js';
 import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { multipart, type Part } from '../../../../test/multipart.js';
 
@@ -19,16 +19,6 @@ function upload(
     { name: 'file', ...file },
   ]);
   return t.inject(as, { method: 'POST', url: '/api/data/attachment', ...body });
-}
-
-/** Every file under DATA_DIR/uploads, the temporary folder included. */
-function uploadedFiles(t: TestContext): string[] {
-  const root = path.join(t.config.dataDir, 'uploads');
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-    .sort();
 }
 
 async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {

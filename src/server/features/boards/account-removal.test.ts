@@ -1,14 +1,14 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { seedBoard, snapshot } from '../../../../test/factories.js';
+import { seedBoard, snapshot, uploadedFiles } from '../../../../test/factories.js';
 import { eachDialect } from '../../../../test/harness.js';
 import { multipart } from '../../../../test/multipart.js';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(64, 7)]);
 
 eachDialect('deleting an account', (t) => {
-  const uploads = () => readdirSync(path.join(t.config.dataDir, 'uploads')).filter((f) => f !== 'tmp');
+  const uploads = () => uploadedFiles(t);
 
   it("removes the account's boards with their files and its picture; its memberships elsewhere simply end", async () => {
     const admin = await t.signUp('Admin');

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { uploadedFiles } from '../../../../test/factories.js';
 import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { importLimits } from './import.js';
 import { multipart, PNG, rawZip, readZip, REPORT, richBoard, type RawEntry } from './testing.js';
@@ -117,16 +118,6 @@ function boardFile(overrides: Json = {}): Json {
 const zipOf = (file: Json, extra: RawEntry[] = []) =>
   rawZip([{ name: '1-imported.json', data: JSON.stringify(file) }, { name: 'attachments/9-a.bin', data: 'abc' }, ...extra]);
 
-/** Every file under DATA_DIR/uploads (the temporary folder too). */
-function uploads(t: TestContext): string[] {
-  const root = path.join(t.config.dataDir, 'uploads');
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-    .sort();
-}
-
 async function state(t: TestContext) {
   const count = async (
     table: 'boards' | 'areas' | 'cards' | 'labels' | 'comments' | 'attachments' | 'images' | 'card_activity' | 'board_events',
@@ -149,7 +140,7 @@ async function state(t: TestContext) {
     images: await count('images'),
     activity: await count('card_activity'),
     events: await count('board_events'),
-    files: uploads(t),
+    files: uploadedFiles(t),
   };
 }
 

@@ -1,25 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Id, NullableString, Success, errorResponses } from '../../../shared/api/common.js';
+import { Id, Success, errorResponses } from '../../../shared/api/common.js';
+import { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { listNotifications, markRead, unreadBoardIds, unreadCardIds } from './notifications.service.js';
 
 const tags = ['Notifications'];
-
-const Notification = Type.Object({
-  id: Type.Integer(),
-  type: Type.String(),
-  boardId: Type.Union([Type.Integer(), Type.Null()]),
-  cardId: Type.Union([Type.Integer(), Type.Null()]),
-  message: Type.String(),
-  isRead: Type.Boolean(),
-  createdAt: Type.String(),
-  actorName: Type.Optional(Type.String()),
-  actorImage: Type.Optional(NullableString),
-  actorType: Type.Optional(Type.String()),
-});
 
 export function notificationRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

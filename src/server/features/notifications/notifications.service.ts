@@ -3,25 +3,13 @@ import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso, type DialectName } from '../../db/dialect.js';
+import type { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
 
 export const NOTIFICATIONS_CHANNEL = 'tavla_notifications';
 
 export type NotificationType =
   'card_created' | 'card_moved' | 'card_status_changed' | 'card_assigned' | 'comment' | 'card_due' | 'invitation';
-
-export interface Notification {
-  id: number;
-  type: string;
-  boardId: number | null;
-  cardId: number | null;
-  message: string;
-  isRead: boolean;
-  createdAt: string;
-  actorName?: string;
-  actorImage?: string | null;
-  actorType?: string;
-}
 
 export interface NotifyContext {
   trx: Db;

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { expect, it } from 'vitest';
 import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { uploadedFiles } from '../../../../test/factories.js';
 
 /** A multipart/form-data body with one file part. */
 function multipart(file: { name?: string; filename: string; type: string; data: Buffer }) {
@@ -23,15 +22,6 @@ const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBy
 
 function uploadAvatar(t: TestContext, as: As, file: { filename: string; type: string; data: Buffer; name?: string }) {
   return t.inject(as, { method: 'POST', url: '/api/data/avatar', ...multipart(file) });
-}
-
-function uploadedFiles(t: TestContext): string[] {
-  const root = path.join(t.config.dataDir, 'uploads');
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
-    .sort();
 }
 
 async function imageOf(t: TestContext, user: TestUser): Promise<string | null> {

@@ -2,16 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../../shared/api/common.js';
+import { SearchHit } from '../../../shared/api/search.js';
 import type { Deps } from '../../deps.js';
 import { searchCards } from './search.service.js';
-
-const Hit = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  boardId: Type.Integer(),
-  boardName: Type.String(),
-  areaName: Type.String(),
-});
 
 export function searchRoutes(app: FastifyInstance, deps: Deps): void {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -21,7 +14,7 @@ export function searchRoutes(app: FastifyInstance, deps: Deps): void {
         tags: ['Search'],
         summary: 'Cards whose name or description has every word of q (word prefixes), on my boards and boards shared with me',
         querystring: Type.Object({ q: Type.String({ maxLength: 200 }) }),
-        response: { 200: Type.Object({ cards: Type.Array(Hit) }), ...errorResponses },
+        response: { 200: Type.Object({ cards: Type.Array(SearchHit) }), ...errorResponses },
       },
     },
     async (request) => ({ cards: await searchCards(deps, request.actor, request.query.q) }),

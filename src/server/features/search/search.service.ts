@@ -1,14 +1,7 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
+import type { SearchHit } from '../../../shared/api/search.js';
 import type { Deps } from '../../deps.js';
-
-export interface SearchHit {
-  id: number;
-  name: string;
-  boardId: number;
-  boardName: string;
-  areaName: string;
-}
 
 const MAX_TERMS = 8;
 const LIMIT = 50;

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import { applyBoard } from '../../api/mutations';
 import { boardQuery, keys } from '../../api/queries';
@@ -15,6 +14,7 @@ import { useRealtime } from '../../realtime/RealtimeProvider';
 import { ArchivedAt, ArchiveRow } from './ArchiveList';
 import { archiveKeys, boardArchiveQuery, deleteItem, restoreItem, type ArchivedArea, type ArchivedCard } from './archiveApi';
 import './archive.css';
+import { BoardLoadError } from '../board/BoardLoadError';
 
 type Doomed = { type: 'area'; item: ArchivedArea } | { type: 'card'; item: ArchivedCard } | null;
 
@@ -75,17 +75,7 @@ export function BoardArchivePage() {
   useArchiveRealtime(boardId, boardResult.isSuccess);
 
   if (boardResult.isError || archive.isError) {
-    const error = boardResult.error ?? archive.error;
-    const missing = error instanceof ApiError && (error.status === 404 || error.status === 403);
-    return (
-      <div className="archive-message">
-        <h1>{missing ? t('board.notFoundTitle') : t('errors.loadFailed')}</h1>
-        <p>{missing ? t('board.notFoundText') : t('errors.tryAgain')}</p>
-        <Link to="/" className="btn btn-primary">
-          {t('notFound.home')}
-        </Link>
-      </div>
-    );
+    return <BoardLoadError error={boardResult.error ?? archive.error} className="archive-message" />;
   }
   if (!boardResult.data || (writeAccess && !archive.data)) {
     return (

@@ -1,9 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Viewer } from '../../../shared/events.js';
-import { ApiError } from '../../api/client';
 import { getCards } from '../../api/cache';
 import { createArea, moveCard, reorderAreas, updateCard } from '../../api/mutations';
 import { areasQuery, boardQuery, cardsQuery, keys } from '../../api/queries';
@@ -25,6 +24,7 @@ import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTarget
 import { MoveDialog } from './MoveDialog';
 import { Presence } from './Presence';
 import './board.css';
+import { BoardLoadError } from './BoardLoadError';
 
 const CardDialog = lazy(() => import('../card/CardDialog'));
 
@@ -153,17 +153,7 @@ export function BoardPage() {
   useBoardDropMonitor(dropHandlers, canvasRef);
 
   if (boardResult.isError || areasResult.isError) {
-    const error = boardResult.error ?? areasResult.error;
-    const missing = error instanceof ApiError && (error.status === 404 || error.status === 403);
-    return (
-      <div className="board-message">
-        <h1>{missing ? t('board.notFoundTitle') : t('errors.loadFailed')}</h1>
-        <p>{missing ? t('board.notFoundText') : t('errors.tryAgain')}</p>
-        <Link to="/" className="btn btn-primary">
-          {t('notFound.home')}
-        </Link>
-      </div>
-    );
+    return <BoardLoadError error={boardResult.error ?? areasResult.error} className="board-message" />;
   }
   if (!boardResult.data || !areas) {
     return (

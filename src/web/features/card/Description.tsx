@@ -5,7 +5,7 @@ import { upload } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import type { UploadedImage } from '../../api/types';
 import { toast } from '../../app/toast';
-import { toggleChecklistItem } from './checklist';
+import { toggleChecklistItem } from '../../../shared/checklist.js';
 
 interface Props {
   boardId: number;

@@ -7,7 +7,8 @@ import { Avatar } from '../../components/Avatar';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useRealtime } from '../../realtime/RealtimeProvider';
-import { asNotification, markRead, notificationsQuery, prependNotification, type Notification } from './data';
+import type { Notification } from '../../../shared/api/notifications.js';
+import { asNotification, markRead, notificationsQuery, prependNotification } from './data';
 import { formatWhen } from './time';
 import './notifications.css';
 

@@ -1,19 +1,6 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { Notification } from '../../../shared/api/notifications.js';
 import { api } from '../../api/client';
-
-/** One notification of the signed-in account, as the API answers it. */
-export interface Notification {
-  id: number;
-  type: string;
-  boardId: number | null;
-  cardId: number | null;
-  message: string;
-  isRead: boolean;
-  createdAt: string;
-  actorName?: string;
-  actorImage?: string | null;
-  actorType?: string;
-}
 
 export interface NotificationPage {
   notifications: Notification[];

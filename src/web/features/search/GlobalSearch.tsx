@@ -1,18 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { SearchHit } from '../../../shared/api/search.js';
 import { api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { highlight, queryTerms } from './highlight';
 import './search.css';
-
-export interface SearchHit {
-  id: number;
-  name: string;
-  boardId: number;
-  boardName: string;
-  areaName: string;
-}
 
 type Status = 'idle' | 'loading' | 'done' | 'error';
 

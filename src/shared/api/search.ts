@@ -1,0 +1,11 @@
+import { Type, type Static } from 'typebox';
+
+/** A card found by `GET /api/data/search`, with where it sits. */
+export const SearchHit = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  boardId: Type.Integer(),
+  boardName: Type.String(),
+  areaName: Type.String(),
+});
+export type SearchHit = Static<typeof SearchHit>;
