@@ -29,7 +29,7 @@ function dockerfile(): Instruction[] {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => {
-      const [op, ...rest] = line.split(/\s+/);
+      const [op = '', ...rest] = line.split(/\s+/);
       return { op: op.toUpperCase(), args: rest.join(' ') };
     });
 }
@@ -47,7 +47,7 @@ function execForm(args: string): string[] {
 describe('Dockerfile', () => {
   const steps = dockerfile();
   const stages = steps.filter((s) => s.op === 'FROM');
-  const runtime = steps.slice(steps.lastIndexOf(stages[stages.length - 1]));
+  const runtime = steps.slice(steps.lastIndexOf(stages[stages.length - 1]!));
 
   it('builds in stages on Node 20 Debian slim, as the engines field allows', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -132,14 +132,14 @@ describe('compose.yaml', () => {
   const tavla = compose.services.tavla as {
     build: string;
     depends_on: Record<string, { condition: string }>;
-    environment: Record<string, string>;
-    ports: string[];
-    volumes: string[];
+    environment: { DATABASE_URL: string; DATA_DIR: string; PORT: string };
+    ports: [string];
+    volumes: [string];
   };
   const db = compose.services.db as {
     image: string;
-    environment: Record<string, string>;
-    volumes: string[];
+    environment: { POSTGRES_DB: string; POSTGRES_USER: string; POSTGRES_PASSWORD: string };
+    volumes: [string];
     healthcheck: { test: string[] };
   };
 

@@ -4,6 +4,7 @@ import { createAuth, type AccountHooks } from './auth/auth.js';
 import { announceProfile } from './features/sharing/profile.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerSignInOptions } from './auth/sso.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -91,6 +92,7 @@ export async function buildApp({
   healthRoutes(app, database);
   registerApiKeyRoutes(app, database.db, deps.auth);
   registerAuthRoutes(app, deps.auth, config.baseUrl);
+  registerSignInOptions(app, config);
   invitationRoutes(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 

@@ -23,6 +23,19 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts allowed per client address per minute. */
   signInRateLimit: number;
+  /** Single sign-on through one OpenID Connect provider, when configured. */
+  oidc: OidcConfig | null;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The button's label: "Sign in with <name>". */
+  name: string;
+  scopes: string[];
+  /** Password sign-in and sign-up are off: SSO (and API keys) only. */
+  only: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -105,11 +118,35 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: flag('TRUST_PROXY', false),
     signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
+    oidc: readOidc(read, flag, problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 
   config.authSecret = authSecretRaw ?? persistentSecret(dataDir);
   return config;
+}
+
+function readOidc(
+  read: (name: string) => string | undefined,
+  flag: (name: string, fallback: boolean) => boolean,
+  problems: string[],
+): OidcConfig | null {
+  const issuer = read('OIDC_ISSUER')?.replace(/\/+$/, '');
+  const clientId = read('OIDC_CLIENT_ID');
+  const clientSecret = read('OIDC_CLIENT_SECRET');
+  const only = flag('OIDC_ONLY', false);
+  if (!issuer && !clientId && !clientSecret) {
+    if (only) problems.push('OIDC_ONLY needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+    return null;
+  }
+  if (!issuer || !clientId || !clientSecret) {
+    problems.push('OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together');
+    return null;
+  }
+  if (!isHttpUrl(issuer)) problems.push(`OIDC_ISSUER must be an http:// or https:// address (got "${issuer}")`);
+  const scopes = (read('OIDC_SCOPES') ?? 'openid email profile').split(/[\s,]+/).filter(Boolean);
+  if (!scopes.includes('openid') || !scopes.includes('email')) problems.push('OIDC_SCOPES must include openid and email');
+  return { issuer, clientId, clientSecret, name: read('OIDC_NAME') ?? 'SSO', scopes, only };
 }
 
 function isHttpUrl(value: string): boolean {

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { enqueue } from '../jobs/runner.js';
 import { resetPasswordMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
+import { ssoAdmits, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
 export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
@@ -37,13 +38,14 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       },
     },
     user: {
+      validateUserInfo: ssoAdmits,
       additionalFields: {
         type: { type: 'string', required: false, defaultValue: 'human', input: false },
         language: { type: 'string', required: false, input: true },
         emailNotifications: { type: 'boolean', required: false, defaultValue: true, input: true },
       },
     },
-    plugins: [admin()],
+    plugins: [admin(), ...ssoPlugins(config)],
     rateLimit: {
       enabled: true,
       // In the database, so that every process behind one address shares the count.
@@ -53,6 +55,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       customRules: {
         '/sign-in/email': { window: 60, max: config.signInRateLimit },
         '/sign-up/email': { window: 60, max: Math.max(config.signInRateLimit, 10) },
+        // Starting single sign-on proves nothing by itself (the provider checks the person): the sign-in limit is plenty.
+        '/sign-in/social': { window: 60, max: config.signInRateLimit },
       },
     },
     advanced: {

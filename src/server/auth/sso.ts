@@ -1,0 +1,102 @@
+import type { BetterAuthPlugin } from 'better-auth';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { genericOAuth } from 'better-auth/plugins';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Config, OidcConfig } from '../config.js';
+
+/** better-auth's id for the one configured OpenID Connect provider (it is in the callback address). */
+export const OIDC_PROVIDER_ID = 'oidc';
+
+/** Where the provider sends people back; register this address with the provider. */
+export function oidcRedirectUri(config: Config): string {
+  return `${config.baseUrl}/api/auth/callback/${OIDC_PROVIDER_ID}`;
+}
+
+/**
+ * better-auth's generic OAuth plugin for the configured provider: discovery
+ * from the issuer, PKCE and state, the ID token checked against the issuer's
+ * keys. Accounts are linked by better-auth's own rule, which we keep at its
+ * strict default: only when the provider says the address is verified AND the
+ * local account's address is verified too.
+ */
+export function ssoPlugins(config: Config): BetterAuthPlugin[] {
+  const oidc = config.oidc;
+  if (!oidc) return [];
+  const plugins: BetterAuthPlugin[] = [
+    genericOAuth({
+      config: [
+        {
+          providerId: OIDC_PROVIDER_ID,
+          name: oidc.name,
+          discoveryUrl: `${oidc.issuer}/.well-known/openid-configuration`,
+          requireIdTokenVerification: true,
+          clientId: oidc.clientId,
+          clientSecret: oidc.clientSecret,
+          scopes: oidc.scopes,
+          pkce: true,
+          redirectURI: oidcRedirectUri(config),
+        },
+      ],
+    }),
+  ];
+  if (oidc.only) plugins.push(passwordsOff(oidc));
+  return plugins;
+}
+
+/** With OIDC_ONLY, password sign-in, sign-up and resets are refused on the server too, not only hidden. */
+function passwordsOff(oidc: OidcConfig): BetterAuthPlugin {
+  const refused = new Set(['/sign-in/email', '/sign-up/email', '/request-password-reset', '/reset-password']);
+  return {
+    id: 'tavla-oidc-only',
+    hooks: {
+      before: [
+        {
+          matcher: (ctx) => refused.has(ctx.path ?? ''),
+          handler: createAuthMiddleware(() => {
+            throw new APIError('FORBIDDEN', { message: `Password sign-in is turned off: sign in with ${oidc.name}` });
+          }),
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * better-auth's gate on new identities: an account is made from the provider
+ * only when the provider vouches for the address (so an IdP account claiming
+ * someone else's address cannot become them here). Other methods pass.
+ */
+export function ssoAdmits({
+  user,
+  source,
+}: {
+  user: { emailVerified?: unknown };
+  source: { method: string; action: string };
+}): void | { error: string; errorDescription: string } {
+  if (source.method === 'oauth' && source.action === 'create-user' && user.emailVerified !== true) {
+    return { error: 'email_not_verified', errorDescription: 'The provider did not confirm this e-mail address' };
+  }
+}
+
+const SignInOptions = Type.Object({
+  password: Type.Boolean({ description: 'password sign-in is offered' }),
+  signup: Type.Boolean({ description: 'anyone may create an account with a password' }),
+  sso: Type.Union([Type.Object({ name: Type.String() }), Type.Null()], {
+    description: 'the single sign-on provider, when configured (start it with POST /api/auth/sign-in/social {provider:"oidc"})',
+  }),
+});
+
+/** What the sign-in page offers; public, since it is shown before anyone signs in. */
+export function registerSignInOptions(app: FastifyInstance, config: Config): void {
+  const answer = {
+    password: !config.oidc?.only,
+    signup: config.signup && !config.oidc?.only,
+    sso: config.oidc ? { name: config.oidc.name } : null,
+  };
+  app.get(
+    '/api/sign-in-options',
+    { schema: { tags: ['accounts'], summary: 'How people can sign in here', response: { 200: SignInOptions } } },
+    () => answer,
+  );
+}

@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider, { type Configuration } from 'oidc-provider';
+
+export interface IdpAccount {
+  /** The login typed on the provider's page, and the subject. */
+  sub: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+}
+
+export const OIDC_CLIENT = { id: 'tavla-test', secret: 'tavla-test-secret-0123456789-abcdef' };
+
+/**
+ * A real OpenID provider (the certified `oidc-provider`) on a free local port,
+ * with its development login page (any password) and consent granted at once.
+ * It listens before the client's address is known, because the Tavla under
+ * test needs the issuer to start; `register` then adds the client.
+ */
+export async function startIdp(accounts: IdpAccount[]) {
+  let provider: Provider | null = null;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (provider) return void provider.callback()(req, res);
+    res.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const configuration = (redirectUri: string): Configuration => ({
+    clients: [
+      {
+        client_id: OIDC_CLIENT.id,
+        client_secret: OIDC_CLIENT.secret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    findAccount: (_ctx, sub) => {
+      const account = accounts.find((a) => a.sub === sub);
+      if (!account) return undefined;
+      return {
+        accountId: sub,
+        claims: () => ({ sub, email: account.email, email_verified: account.emailVerified, name: account.name }),
+      };
+    },
+    // No consent page: the test is about Tavla's side, not the provider's screens.
+    loadExistingGrant: async (ctx) => {
+      const { client, session } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+    features: { devInteractions: { enabled: true } },
+    pkce: { required: () => true },
+    cookies: { keys: ['test-cookie-key-0123456789'] },
+  });
+
+  return {
+    issuer,
+    register(redirectUri: string) {
+      provider = new Provider(issuer, configuration(redirectUri));
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Idp = Awaited<ReturnType<typeof startIdp>>;
+
+/** A cookie jar for one client: enough of RFC 6265 for two local origins on one host. */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+  store(response: Response): void {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ''] = header.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(header) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+}
+
+/**
+ * Signs in through the provider as a browser would, without one: starts the
+ * flow at Tavla, logs in on the provider's page, follows the redirects back,
+ * and answers where Tavla finally sends the person (and the jar, holding
+ * Tavla's session cookie when it worked).
+ */
+export async function ssoSignIn(tavla: string, login: string, callbackURL = '/') {
+  const jar = new CookieJar();
+  // The provider's cookies: a fresh provider session each time, so the login page always shows.
+  const idpJar = new CookieJar();
+  const start = await fetch(`${tavla}/api/auth/sign-in/social`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: tavla },
+    body: JSON.stringify({ provider: 'oidc', callbackURL, errorCallbackURL: '/sign-in' }),
+  });
+  jar.store(start);
+  if (!start.ok) return { jar, status: start.status, body: (await start.json()) as { error?: string }, location: null };
+  let url = ((await start.json()) as { url: string }).url;
+  for (let hop = 0; hop < 20; hop++) {
+    const target = new URL(url, url.startsWith('/') ? tavla : undefined);
+    const own = target.origin === new URL(tavla).origin;
+    let response = await fetch(target, { redirect: 'manual', headers: { cookie: own ? jar.header() : idpJar.header() } });
+    (own ? jar : idpJar).store(response);
+    if (response.status === 200 && !own) {
+      // The provider's login page: post the login form it shows.
+      const html = await response.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+      if (!action) throw new Error(`no login form at ${target.href}`);
+      response = await fetch(new URL(action, target), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: idpJar.header() },
+        body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString(),
+      });
+      idpJar.store(response);
+    }
+    const location = response.headers.get('location');
+    if (!location) return { jar, status: response.status, body: null, location: target.pathname + target.search };
+    const next = new URL(location, target);
+    if (next.origin === new URL(tavla).origin && !next.pathname.startsWith('/api/')) {
+      return { jar, status: response.status, body: null, location: next.pathname + next.search };
+    }
+    url = next.href;
+  }
+  throw new Error('too many redirects');
+}
