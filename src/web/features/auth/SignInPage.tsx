@@ -6,6 +6,7 @@ import { errorMessage } from '../../api/errors';
 import i18n from '../../app/i18n';
 import { refreshSession, useSession } from '../../app/session';
 import { AuthFrame } from './AuthFrame';
+import { SingleSignOn, useSignInOptions, useSsoError } from './SingleSignOn';
 import { field, useSubmit } from './useSubmit';
 
 /** Only addresses inside the app count as a place to return to. */
@@ -20,6 +21,8 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const { data: session } = useSession();
+  const { data: options } = useSignInOptions();
+  const ssoError = useSsoError(params.get('error'));
   const { busy, error, onSubmit } = useSubmit(
     async (form) => {
       await api('/api/auth/sign-in/email', {
@@ -35,33 +38,45 @@ export function SignInPage() {
 
   return (
     <AuthFrame title={t('auth.signInTitle')} subtitle={t('auth.signInSubtitle')}>
-      <form onSubmit={onSubmit}>
-        {params.get('reset') && !error && (
-          <div className="form-note" role="status">
-            {t('auth.passwordChanged')}
+      {ssoError && (
+        <div className="form-error" role="alert">
+          {ssoError}
+        </div>
+      )}
+      <SingleSignOn next={next} />
+      {options?.password !== false && (
+        <>
+          <form onSubmit={onSubmit}>
+            {params.get('reset') && !error && (
+              <div className="form-note" role="status">
+                {t('auth.passwordChanged')}
+              </div>
+            )}
+            {error && (
+              <div className="form-error" role="alert">
+                {error}
+              </div>
+            )}
+            <label className="field">
+              <span>{t('auth.email')}</span>
+              <input className="input" name="email" type="email" autoComplete="email" required autoFocus />
+            </label>
+            <label className="field">
+              <span>{t('auth.password')}</span>
+              <input className="input" name="password" type="password" autoComplete="current-password" required />
+            </label>
+            <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+              {busy ? t('auth.signingIn') : t('auth.signIn')}
+            </button>
+          </form>
+          <div className="auth-links">
+            <Link to="/reset-password">{t('auth.forgot')}</Link>
+            {options?.signup !== false && (
+              <Link to={`/sign-up${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{t('auth.noAccount')}</Link>
+            )}
           </div>
-        )}
-        {error && (
-          <div className="form-error" role="alert">
-            {error}
-          </div>
-        )}
-        <label className="field">
-          <span>{t('auth.email')}</span>
-          <input className="input" name="email" type="email" autoComplete="email" required autoFocus />
-        </label>
-        <label className="field">
-          <span>{t('auth.password')}</span>
-          <input className="input" name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-          {busy ? t('auth.signingIn') : t('auth.signIn')}
-        </button>
-      </form>
-      <div className="auth-links">
-        <Link to="/reset-password">{t('auth.forgot')}</Link>
-        <Link to={`/sign-up${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{t('auth.noAccount')}</Link>
-      </div>
+        </>
+      )}
     </AuthFrame>
   );
 }

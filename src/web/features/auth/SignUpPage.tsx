@@ -6,6 +6,7 @@ import { refreshSession, useSession } from '../../app/session';
 import { AuthFrame } from './AuthFrame';
 import { NewPasswordField } from './PasswordField';
 import { safeNext } from './SignInPage';
+import { SingleSignOn, useSignInOptions } from './SingleSignOn';
 import { field, useSubmit } from './useSubmit';
 
 export function SignUpPage() {
@@ -15,6 +16,7 @@ export function SignUpPage() {
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const { data: session } = useSession();
+  const { data: options } = useSignInOptions();
   const { busy, error, onSubmit } = useSubmit(async (form) => {
     await api('/api/auth/sign-up/email', {
       method: 'POST',
@@ -24,9 +26,12 @@ export function SignUpPage() {
     void navigate(next, { replace: true });
   });
   if (session) return <Navigate to={next} replace />;
+  if (options?.password === false)
+    return <Navigate to={`/sign-in${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`} replace />;
 
   return (
     <AuthFrame title={t('auth.signUpTitle')} subtitle={t('auth.signUpSubtitle')}>
+      <SingleSignOn next={next} />
       <form onSubmit={onSubmit}>
         {error && (
           <div className="form-error" role="alert">
