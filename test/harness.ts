@@ -42,6 +42,8 @@ export interface TestContext {
 export interface HarnessOptions {
   env?: Record<string, string>;
   heartbeatMs?: number;
+  /** pino options (e.g. a `stream` to read the log); none = silence. */
+  logger?: object;
 }
 
 let counter = 0;
@@ -80,7 +82,13 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
   await migrate(database.db, database.dialect);
   let time: Date | null = null;
   const clock = () => time ?? new Date();
-  const app = await buildApp({ config, database, clock, ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   await app.ready();
 
   const inject: TestContext['inject'] = (as, opts) => {

@@ -5,6 +5,7 @@ import { announceProfile } from './features/sharing/profile.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerSignInOptions } from './auth/sso.js';
+import { SignInLockout } from './auth/lockout.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -29,6 +30,8 @@ import { forgetAvatar } from './features/profile/avatar.service.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
+import { fastifyTrustProxy } from './http/trust-proxy.js';
+import { logSerializers } from './http/log-redaction.js';
 import { createJobRunner } from './jobs/index.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
@@ -45,7 +48,7 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** How often realtime sockets are pinged; a socket that misses one pong is dropped. */
   heartbeatMs?: number;
-  /** The time the job runner sees (tests move it). */
+  /** The time the job runner and the sign-in lockout see (tests move it). */
   clock?: Clock;
 }
 
@@ -66,8 +69,9 @@ export async function buildApp({
   clock,
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger === true ? { level: config.logLevel } : logger,
-    trustProxy: config.trustProxy,
+    logger:
+      logger === false ? false : { level: config.logLevel, ...(logger === true ? {} : logger), serializers: logSerializers },
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
   const accountHooks: AccountHooks = {};
@@ -91,7 +95,7 @@ export async function buildApp({
 
   healthRoutes(app, database);
   registerApiKeyRoutes(app, database.db, deps.auth);
-  registerAuthRoutes(app, deps.auth, config.baseUrl);
+  registerAuthRoutes(app, deps.auth, config.baseUrl, new SignInLockout(database.db, clock));
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { keepFilesPrivate } from './files/private-files.js';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'cs', 'uk'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -19,8 +21,8 @@ export interface Config {
   archiveRetentionDays: number;
   admin: { email: string; password: string; name: string } | null;
   logLevel: string;
-  /** Trust X-Forwarded-For from a reverse proxy in front of the service. */
-  trustProxy: boolean;
+  /** Which X-Forwarded-For hops to believe: none, a hop count, or proxies by address. */
+  trustProxy: TrustProxy;
   /** Sign-in attempts allowed per client address per minute. */
   signInRateLimit: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
@@ -99,6 +101,9 @@ export function loadConfig(env: Env = process.env): Config {
     else admin = { email: adminEmail.toLowerCase(), password: adminPassword, name: read('ADMIN_NAME') ?? 'Administrator' };
   }
 
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
+  if ('problem' in trustProxy) problems.push(trustProxy.problem);
+
   const authSecretRaw = read('AUTH_SECRET');
   if (authSecretRaw !== undefined && authSecretRaw.length < 32) problems.push('AUTH_SECRET must be at least 32 characters');
 
@@ -116,12 +121,14 @@ export function loadConfig(env: Env = process.env): Config {
     archiveRetentionDays: integer('ARCHIVE_RETENTION_DAYS', 0, 0, 36500),
     admin,
     logLevel: read('LOG_LEVEL') ?? 'info',
-    trustProxy: flag('TRUST_PROXY', false),
+    trustProxy: 'value' in trustProxy ? trustProxy.value : false,
     signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
     oidc: readOidc(read, flag, problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 
+  // Every entry point (service, restore, tests) reads the configuration before it writes to DATA_DIR.
+  keepFilesPrivate();
   config.authSecret = authSecretRaw ?? persistentSecret(dataDir);
   return config;
 }

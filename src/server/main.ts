@@ -3,6 +3,7 @@ import { bootstrapAdmin } from './auth/bootstrap-admin.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrations/index.js';
+import { isDataDirExposed } from './files/private-files.js';
 import { uploadStore } from './files/store.js';
 
 async function main(): Promise<void> {
@@ -13,6 +14,9 @@ async function main(): Promise<void> {
   await bootstrapAdmin(app.deps, app.log);
   await uploadStore(config.dataDir).sweepTmp();
   await app.jobs.start();
+  if (isDataDirExposed(config.dataDir)) {
+    app.log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be read by other accounts: chmod 700 it (new files are private)');
+  }
 
   let closing = false;
   const close = async (signal: string) => {

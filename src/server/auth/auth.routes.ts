@@ -1,25 +1,47 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import { CLIENT_IP_HEADER, type Auth } from './auth.js';
+import type { SignInLockout } from './lockout.js';
 
 /** Hands `/api/auth/*` to better-auth, turning its `{message}` errors into our `{error}` shape. */
-export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: string): void {
+export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: string, lockout: SignInLockout): void {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
     schema: { hide: true },
     async handler(request, reply) {
+      const url = new URL(request.url, baseUrl);
+      const signInAs = signInAddress(request, url);
+      if (signInAs !== undefined) {
+        const wait = await lockout.attempt(signInAs);
+        if (wait > 0) {
+          // The same words for every address, known or not.
+          return reply
+            .status(429)
+            .header('retry-after', String(wait))
+            .send({ error: 'Too many failed sign-ins, try again later' });
+        }
+      }
+
       const headers = fromNodeHeaders(request.headers);
       // Only the address Fastify determined counts, never one a client claims.
       headers.set(CLIENT_IP_HEADER, request.ip);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
       if (body !== undefined) headers.set('content-type', 'application/json');
-      const response = await auth.handler(new Request(new URL(request.url, baseUrl), { method: request.method, headers, body }));
+      const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
+
+      if (signInAs !== undefined) {
+        if (response.ok) await lockout.succeeded(signInAs);
+        else if (response.status !== 401) await lockout.notChecked(signInAs);
+      }
 
       reply.status(response.status);
       response.headers.forEach((value, key) => {
         if (key !== 'set-cookie' && key !== 'content-length') reply.header(key, value);
       });
+      // better-auth's own limit says X-Retry-After; clients know Retry-After.
+      const retryAfter = response.headers.get('x-retry-after');
+      if (response.status === 429 && retryAfter !== null) reply.header('retry-after', retryAfter);
       const cookies = response.headers.getSetCookie();
       if (cookies.length > 0) reply.header('set-cookie', cookies);
 
@@ -29,6 +51,13 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       return reply.type(response.headers.get('content-type') ?? 'application/json').send(text);
     },
   });
+}
+
+/** The address a password sign-in is for, or nothing for every other request. */
+function signInAddress(request: FastifyRequest, url: URL): string | undefined {
+  if (request.method !== 'POST' || url.pathname !== '/api/auth/sign-in/email') return undefined;
+  const email = (request.body as { email?: unknown } | null | undefined)?.email;
+  return typeof email === 'string' ? email : undefined;
 }
 
 function errorMessage(text: string, status: number): string {

@@ -258,6 +258,14 @@ export interface AccountMailTable {
   lastDigestAt: NullableTimestamp;
 }
 
+/** Sign-in attempts per address since its last success; see auth/lockout.ts. */
+export interface SignInFailureTable {
+  email: string;
+  failures: number;
+  lastAttemptAt: Timestamp;
+  lockedUntil: NullableTimestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -282,6 +290,7 @@ export interface Schema {
   notifications: NotificationTable;
   jobs: JobTable;
   account_mail: AccountMailTable;
+  signin_failures: SignInFailureTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;

@@ -1,3 +1,4 @@
+import { pruneSignInFailures } from '../auth/lockout.js';
 import type { Deps } from '../deps.js';
 import { purgeArchived } from '../features/archive/retention.js';
 import { sendDigests } from '../features/notifications/digest.js';
@@ -17,5 +18,10 @@ export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobR
   if (deps.config.archiveRetentionDays > 0)
     runner.register('archive-retention', async ({ now }) => void (await purgeArchived(deps, now)), 24 * 60 * MINUTE);
   runner.register('prune-events', async ({ now }) => void (await pruneEvents(deps.database.db, now)), 6 * 60 * MINUTE);
+  runner.register(
+    'prune-signin-failures',
+    async ({ now }) => void (await pruneSignInFailures(deps.database.db, now)),
+    60 * MINUTE,
+  );
   return runner;
 }

@@ -18,6 +18,11 @@ interface Kind {
 /** How long a claim lasts: a claimant that has not finished by then is presumed dead and the job runs again. */
 const LEASE_MS = 5 * 60_000;
 const MAX_ATTEMPTS = 10;
+/**
+ * A finished job's payload, written in the statement that marks it done: nothing
+ * reads it again, and a mail's held an invitation or password-reset link.
+ */
+const SPENT = '{}';
 
 /** Puts a one-off job in the queue (in the caller's transaction); a second job with the same key is ignored. */
 export async function enqueue(db: Db, kind: string, key: string, payload: Record<string, unknown>, runAt: Date): Promise<void> {
@@ -128,7 +133,7 @@ export class JobRunner {
           .set({ runAt: new Date(now.getTime() + kind.every).toISOString(), lockedUntil: null, attempts: 0, lastError: null })
           .execute();
       } else {
-        await mine.set({ doneAt: now.toISOString(), lockedUntil: null, lastError: null }).execute();
+        await mine.set({ doneAt: now.toISOString(), lockedUntil: null, lastError: null, payload: SPENT }).execute();
       }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -140,7 +145,7 @@ export class JobRunner {
           lastError: message.slice(0, 1000),
           lockedUntil: null,
           runAt: new Date(now.getTime() + backoff).toISOString(),
-          ...(giveUp ? { doneAt: now.toISOString() } : {}),
+          ...(giveUp ? { doneAt: now.toISOString(), payload: SPENT } : {}),
         })
         .execute();
     }
