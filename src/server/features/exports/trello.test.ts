@@ -1,7 +1,8 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checklistOf } from '../../../shared/checklist.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { multipart, rawZip, readZip } from './testing.js';
+import { convertTrello } from './trello.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -324,5 +325,17 @@ eachDialect('Trello import', (t) => {
       expect(res.json(), what).toEqual({ error: expect.stringMatching(message) });
       expect(await rowCounts(t), what).toEqual(before);
     }
+  });
+});
+
+describe('convertTrello', () => {
+  it('takes a background colour only from its own table or a hex value', () => {
+    const colour = (prefs: Json) =>
+      convertTrello({ ...trelloExport(), prefs }, new Map(), '2026-01-01T00:00:00.000Z').file.board.color;
+    expect(colour({ background: 'constructor' })).toBeNull();
+    expect(colour({ background: '__proto__', backgroundColor: null })).toBeNull();
+    expect(colour({ background: 'red' })).toBe('#b04632');
+    expect(colour({ background: '#ABC' })).toBe('#aabbcc');
+    expect(colour(null)).toBeNull();
   });
 });

@@ -91,17 +91,19 @@ export function convertTrelloUpload(
 }
 
 /** Trello's board background colours (the names `prefs.background` uses) → hex. */
-const BACKGROUNDS: Record<string, string> = {
-  blue: '#0079bf',
-  orange: '#d29034',
-  green: '#519839',
-  red: '#b04632',
-  purple: '#89609e',
-  pink: '#cd5a91',
-  lime: '#4bbf6b',
-  sky: '#00aecc',
-  grey: '#838c91',
-};
+const BACKGROUNDS = new Map(
+  Object.entries({
+    blue: '#0079bf',
+    orange: '#d29034',
+    green: '#519839',
+    red: '#b04632',
+    purple: '#89609e',
+    pink: '#cd5a91',
+    lime: '#4bbf6b',
+    sky: '#00aecc',
+    grey: '#838c91',
+  }),
+);
 
 /** The rendered HTML beside content: written by an export, not read by an import. */
 const NOT_READ = '';
@@ -319,7 +321,8 @@ export function convertTrello(
   });
 
   const prefs = trello.prefs ?? {};
-  const color = normalizeColor(prefs.backgroundColor) ?? BACKGROUNDS[prefs.background ?? ''] ?? normalizeColor(prefs.background);
+  const color =
+    normalizeColor(prefs.backgroundColor) ?? BACKGROUNDS.get(prefs.background ?? '') ?? normalizeColor(prefs.background);
   if (prefs.backgroundImage) skip(prefs.backgroundImage, 'backgroundImage');
 
   const labels = ranked.slice(0, MAX_LABELS).map((l, i) => ({ id: i + 1, name: l.name }));
