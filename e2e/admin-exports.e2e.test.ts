@@ -285,6 +285,89 @@ describe.runIf(browserTestsEnabled)('exports, import and the administration page
     await context.close();
   }, 120_000);
 
+  test('importing a Trello export (.json) makes a new board and shows what came over and what was left out', async () => {
+    const trello = {
+      name: 'Trello-Umzug',
+      prefs: { background: 'blue', backgroundColor: '#0079BF' },
+      labels: [{ id: 'l1', name: '', color: 'purple' }],
+      lists: [
+        { id: 'L2', name: 'Erledigt', closed: false, pos: 2 },
+        { id: 'L1', name: 'Offen', closed: false, pos: 1 },
+        { id: 'L0', name: 'Alt', closed: true, pos: 3 },
+      ],
+      cards: [
+        { id: 'c2', idList: 'L1', name: 'Kartons kaufen', pos: 2, idLabels: [] },
+        {
+          id: 'c1',
+          idList: 'L1',
+          name: 'Umzugswagen mieten',
+          desc: 'Bis **Freitag**',
+          pos: 1,
+          idLabels: ['l1'],
+          attachments: [
+            { name: 'Angebot.pdf', url: 'https://trello.com/1/cards/c1/attachments/a/download/Angebot.pdf' },
+            { name: 'Notiz', url: 'file:///C:/notiz.txt' },
+          ],
+        },
+      ],
+      checklists: [
+        {
+          id: 'k1',
+          idCard: 'c1',
+          name: 'Vorher',
+          pos: 1,
+          checkItems: [
+            { name: 'Führerschein', state: 'complete', pos: 1 },
+            { name: 'Kaution', state: 'incomplete', pos: 2 },
+          ],
+        },
+      ],
+      actions: [
+        {
+          type: 'commentCard',
+          date: '2026-01-02T10:00:00.000Z',
+          data: { text: 'Erledige ich', card: { id: 'c1' } },
+          memberCreator: { fullName: 'Zoë Außen', username: 'zoe' },
+        },
+        { type: 'createCard', date: '2026-01-01T10:00:00.000Z', data: { card: { id: 'c1' } } },
+      ],
+      members: [],
+    };
+    const { page, context } = await adminPage();
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Import a board' });
+    await section.getByLabel('Board export file').setInputFiles({
+      name: 'trello.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(trello)),
+    });
+    await section.getByRole('button', { name: 'Import' }).click();
+    await section.getByText('“Trello-Umzug” was imported.').waitFor();
+    await section.getByRole('heading', { name: 'Imported from Trello' }).waitFor();
+    const counts = await section.locator('.import-counts > div').allInnerTexts();
+    expect(counts.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
+      'Areas 3',
+      'Cards 2',
+      'Comments 1',
+      'Labels 1',
+      'Checklist items 2',
+      'Attachment links 1',
+    ]);
+    await section.getByRole('heading', { name: 'Left out' }).waitFor();
+    expect(await section.locator('.import-skipped li').allInnerTexts()).toEqual([
+      'Trello history (entries: 1): only comments are imported.',
+      'Attachment “Notiz”: it has no web address to link to.',
+    ]);
+    await settle(page);
+    await screenshot(page, 'import-trello-report-1400');
+    expect(await accessibilityProblems(page, 'Trello import report')).toEqual([]);
+
+    await section.getByRole('link', { name: 'Open the board' }).click();
+    await page.waitForURL(/\/board\/\d+$/);
+    await expect.poll(() => cardNames(page)).toEqual(['Umzugswagen mieten', 'Kartons kaufen']);
+    await context.close();
+  }, 120_000);
+
   test('the administration at 390 px', async () => {
     const { page, context } = await adminPage(390);
     await page.goto('/admin');

@@ -2,6 +2,7 @@
 export type { Area } from '../../shared/api/areas.js';
 export type { Attachment, UploadedImage } from '../../shared/api/attachments.js';
 export type { Board } from '../../shared/api/boards.js';
+export type { BoardImportResult, ImportReport } from '../../shared/api/board-import.js';
 export type { Card, CardListItem, CardUpdate } from '../../shared/api/cards.js';
 export type { Comment } from '../../shared/api/comments.js';
 export type { InviteList, Member, PendingInvite, Permission } from '../../shared/api/sharing.js';

@@ -6,8 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { Board } from '../../../shared/api/boards.js';
+import { BoardImportResult } from '../../../shared/api/board-import.js';
 import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { uploadStore } from '../../files/store.js';
@@ -19,7 +18,7 @@ const tooLarge = () => new HttpError(413, 'The file is larger than the import li
 
 /**
  * POST /board-import: a board export (multipart, the zip in the field
- * `file`) becomes a new board of the caller's. The multipart parser lives in
+ * `file`), or a Trello board export, becomes a new board of the caller's. The multipart parser lives in
  * this scope only. The zip is kept in a temporary file while it is read (a
  * zip is read from its end) and removed afterwards, whatever happened.
  */
@@ -34,9 +33,10 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
       {
         schema: {
           tags: ['Exports'],
-          summary: 'Import a board export (multipart: the zip as `file`) as a new board of yours',
+          summary:
+            'Import a board export (multipart: the zip as `file`) or a Trello board export (its JSON, plain or zipped) as a new board of yours',
           consumes: ['multipart/form-data'],
-          response: { 200: Type.Object({ board: Board }), ...errorResponses, 413: ErrorBody, 415: ErrorBody },
+          response: { 200: BoardImportResult, ...errorResponses, 413: ErrorBody, 415: ErrorBody },
         },
       },
       async (request) => {
@@ -62,7 +62,7 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
             throw multipartError(error, 'The file is larger than the import limit');
           }
           if (!received) throw badRequest('body: file is required');
-          return { board: await importBoard(deps, request.actor, zipFile) };
+          return await importBoard(deps, request.actor, zipFile);
         } finally {
           await rm(zipFile, { force: true });
         }

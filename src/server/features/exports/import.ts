@@ -1,9 +1,8 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { open, readFile, stat } from 'node:fs/promises';
 import sjson from 'secure-json-parse';
 import type { Entry } from 'yauzl';
 import { BoardFile, type BoardFileInput } from '../../../shared/api/board-file.schema.js';
-import type { Board } from '../../../shared/api/boards.js';
+import type { BoardImportResult, ImportReport } from '../../../shared/api/board-import.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
@@ -23,6 +22,8 @@ import { presentBoard } from '../boards/boards.presenter.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
+import { jsonChecker } from './json-check.js';
+import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
 import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from './zip-reader.js';
 
 const MB = 1024 * 1024;
@@ -36,18 +37,7 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
   boardFileBytes: 200 * MB,
 };
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-let validator: ValidateFunction | undefined;
-function validate(value: unknown): string | null {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    addFormats(ajv);
-    validator = ajv.compile(BoardFile);
-  }
-  if (validator(value)) return null;
-  const first = validator.errors?.[0];
-  return first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'is invalid';
-}
+const validate = jsonChecker(BoardFile);
 
 type FileCard = BoardFileInput['areas'][number]['cards'][number];
 
@@ -62,21 +52,38 @@ type FileCard = BoardFileInput['areas'][number]['cards'][number];
  * to the new board. The files are stored first, then everything is written
  * in one transaction; if it fails, the files are removed again. A zip or
  * board file that is unsafe or not understood is refused (400) before
- * anything is written.
+ * anything is written. A Trello board export (its JSON, plain or as the one
+ * JSON file of a zip) is converted to a board file (see trello.ts) and then
+ * takes the same road; the answer then carries the conversion's report.
  */
-export async function importBoard(deps: ServiceDeps, actor: Actor, zipFile: string): Promise<Board> {
+export async function importBoard(deps: ServiceDeps, actor: Actor, upload: string): Promise<BoardImportResult> {
   const store = uploadStore(deps.config.dataDir);
   const written: string[] = [];
   let zip: SafeZip | undefined;
   try {
-    zip = await SafeZip.open(zipFile, importLimits.zip);
-    const file = await readBoardFile(zip);
-    const files = await storeFiles(zip, file, store, written);
+    // A Trello export (plain JSON, or the one JSON file of a zip) is converted to a board file first.
+    let parsed: unknown;
+    if (await isPlainJson(upload)) parsed = await readPlainJson(upload);
+    else {
+      zip = await SafeZip.open(upload, importLimits.zip);
+      parsed = await readBoardJson(zip);
+    }
+    let report: ImportReport | undefined;
+    let file: BoardFileInput;
+    if (looksLikeTrello(parsed)) {
+      const converted = convertTrelloUpload(parsed, await peopleKnownTo(deps.database.db, actor.id), nowIso());
+      if ('problem' in converted) throw new BadZip(converted.problem);
+      ({ file, report } = converted);
+      const problem = validate(file);
+      if (problem) throw new BadZip(`The converted Trello board does not match the format: ${problem}`);
+    } else if (!zip) throw new BadZip('The file is neither a board export (zip) nor a Trello board export (JSON)');
+    else file = checkBoardFile(parsed);
+    const files = zip ? await storeFiles(zip, file, store, written) : { attachments: new Map(), pictures: new Map() };
     const { board, events } = await deps.database.db
       .transaction()
       .execute(async (trx) => createBoard(trx, deps, actor, file, files));
     deps.bus.publish(events);
-    return board;
+    return report ? { board, report } : { board };
   } catch (error) {
     await store.remove(written);
     if (error instanceof BadZip) throw badRequest(error.message);
@@ -86,22 +93,46 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, zipFile: stri
   }
 }
 
-/** The one board file at the top of the zip, parsed and checked against the format. */
-async function readBoardFile(zip: SafeZip): Promise<BoardFileInput> {
+/** Whether an upload is JSON rather than a zip: its first character, past a byte-order mark and blanks, is `{` or `[`. */
+async function isPlainJson(upload: string): Promise<boolean> {
+  const handle = await open(upload, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+    return /^(?:\uFEFF)?\s*[{[]/.test(buffer.subarray(0, bytesRead).toString('utf8'));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readPlainJson(upload: string): Promise<unknown> {
+  if ((await stat(upload)).size > importLimits.boardFileBytes)
+    throw new BadZip(`The file is larger than ${Math.round(importLimits.boardFileBytes / MB)} MB`);
+  return parseJson(await readFile(upload, 'utf8'), 'The file');
+}
+
+function parseJson(text: string, what: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = sjson.parse(text.replace(/^\uFEFF/, ''), undefined, { protoAction: 'remove', constructorAction: 'remove' });
+  } catch {
+    throw new BadZip(`${what} is not valid JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BadZip(`${what} is not a JSON object`);
+  return parsed;
+}
+
+/** The one JSON file at the top of the zip, parsed. */
+async function readBoardJson(zip: SafeZip): Promise<unknown> {
   const candidates = [...zip.entries.values()].filter((e) => !e.fileName.includes('/') && e.fileName.endsWith('.json'));
   if (candidates.length !== 1)
     throw new BadZip(
       candidates.length === 0 ? 'The zip holds no board file (<id>-<name>.json)' : 'The zip holds more than one board file',
     );
-  const text = await zip.text(candidates[0]!, importLimits.boardFileBytes);
-  let parsed: unknown;
-  try {
-    parsed = sjson.parse(text.replace(/^\uFEFF/, ''), undefined, { protoAction: 'remove', constructorAction: 'remove' });
-  } catch {
-    throw new BadZip('The board file is not valid JSON');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw new BadZip('The board file is not a JSON object');
+  return parseJson(await zip.text(candidates[0]!, importLimits.boardFileBytes), 'The board file');
+}
+
+/** A board file of ours, checked against the format. */
+function checkBoardFile(parsed: unknown): BoardFileInput {
   const head = parsed as { format?: unknown; formatVersion?: unknown };
   if (head.format !== BOARD_FILE_FORMAT) throw new BadZip(`The board file's format is not "${BOARD_FILE_FORMAT}"`);
   if (head.formatVersion !== BOARD_FILE_VERSION)

@@ -4,18 +4,22 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError, upload, type UploadProgress } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import type { Board } from '../../api/types';
+import type { Board, BoardImportResult, ImportReport } from '../../api/types';
 import { Icon } from '../../components/Icon';
 import { formatBytes, percentOf } from './format';
 
 type State =
   | { kind: 'idle' }
   | { kind: 'uploading'; name: string; progress: UploadProgress | null }
-  | { kind: 'done'; board: Board }
+  | { kind: 'done'; board: Board; report: ImportReport | undefined }
   | { kind: 'failed'; message: string }
   | { kind: 'cancelled' };
 
-/** A board export (zip) uploaded with progress; it becomes a new board of the caller's, linked once there. */
+/**
+ * A board export (zip) or a Trello board export (JSON, plain or zipped)
+ * uploaded with progress; it becomes a new board of the caller's, linked once
+ * there, with what a Trello import brought over and left out shown below.
+ */
 export function BoardImport() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
@@ -29,13 +33,13 @@ export function BoardImport() {
     event.preventDefault();
     if (!file || busy) return;
     setState({ kind: 'uploading', name: file.name, progress: null });
-    const job = upload<{ board: Board }>('/api/data/board-import', {}, file, file.name, (progress) =>
+    const job = upload<BoardImportResult>('/api/data/board-import', {}, file, file.name, (progress) =>
       setState((s) => (s.kind === 'uploading' ? { ...s, progress } : s)),
     );
     abortRef.current = job.abort;
     job.promise.then(
-      ({ board }) => {
-        setState({ kind: 'done', board });
+      ({ board, report }) => {
+        setState({ kind: 'done', board, report });
         setFile(null);
         if (inputRef.current) inputRef.current.value = '';
         void qc.invalidateQueries({ queryKey: ['boards'] });
@@ -66,7 +70,7 @@ export function BoardImport() {
             id="board-import-file"
             className="input"
             type="file"
-            accept=".zip,application/zip"
+            accept=".zip,.json,application/zip,application/json"
             aria-describedby="board-import-text"
             disabled={busy}
             onChange={(event) => setFile(event.target.files?.[0] ?? null)}
@@ -122,11 +126,45 @@ export function BoardImport() {
         )}
         {state.kind === 'cancelled' && <p className="hint">{t('exports.import.cancelled')}</p>}
       </div>
+      {state.kind === 'done' && state.report && <ImportReportView report={state.report} />}
       {state.kind === 'failed' && (
         <p className="form-error" role="alert">
           {t('exports.import.failed', { message: state.message })}
         </p>
       )}
     </section>
+  );
+}
+
+const COUNTS = ['areas', 'cards', 'comments', 'labels', 'checklistItems', 'links'] as const;
+
+/** What an import from Trello brought over, and each thing it left out with the reason. */
+function ImportReportView({ report }: { report: ImportReport }) {
+  const { t, i18n } = useTranslation();
+  const number = new Intl.NumberFormat(i18n.language);
+  return (
+    <div className="import-report">
+      <h3>{t('exports.import.report.title')}</h3>
+      <dl className="import-counts">
+        {COUNTS.map((key) => (
+          <div key={key}>
+            <dt>{t(`exports.import.report.${key}`)}</dt>
+            <dd>{number.format(report.imported[key])}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>{t('exports.import.report.skippedTitle')}</h3>
+      {report.skipped.length === 0 ? (
+        <p className="hint">{t('exports.import.report.nothingSkipped')}</p>
+      ) : (
+        <ul className="import-skipped">
+          {report.skipped.map((item, index) => (
+            <li key={index}>
+              {t(`exports.import.report.reason.${item.reason}`, { what: item.what, defaultValue: `${item.what}: ${item.why}` })}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

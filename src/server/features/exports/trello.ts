@@ -1,0 +1,394 @@
+import { Type, type Static } from 'typebox';
+import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
+import type { ImportReport, SkipReason } from '../../../shared/api/board-import.js';
+import type { Db } from '../../db/database.js';
+import { normalizeColor } from '../boards/color.js';
+import { MAX_LABELS } from '../labels/labels.service.js';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
+import { jsonChecker } from './json-check.js';
+
+/*
+ * A Trello board export ("Print and export → Export as JSON") turned into a
+ * board file of ours, so that it takes the one import road to the database.
+ * Only the fields read here are described; Trello writes many more.
+ */
+
+const Id = Type.String({ maxLength: 255 });
+const OptText = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const Pos = Type.Optional(Type.Union([Type.Number(), Type.Null()]));
+const OptBool = Type.Optional(Type.Union([Type.Boolean(), Type.Null()]));
+
+export const TrelloExport = Type.Object({
+  name: Type.String(),
+  closed: OptBool,
+  prefs: Type.Optional(
+    Type.Union([Type.Object({ background: OptText, backgroundColor: OptText, backgroundImage: OptText }), Type.Null()]),
+  ),
+  labels: Type.Optional(Type.Array(Type.Object({ id: Id, name: OptText, color: OptText }))),
+  lists: Type.Array(Type.Object({ id: Id, name: OptText, closed: OptBool, pos: Pos })),
+  cards: Type.Array(
+    Type.Object({
+      id: Id,
+      idList: Id,
+      name: OptText,
+      desc: OptText,
+      closed: OptBool,
+      pos: Pos,
+      idLabels: Type.Optional(Type.Array(Id)),
+      idMembers: Type.Optional(Type.Array(Id)),
+      due: OptText,
+      dueComplete: OptBool,
+      dateLastActivity: OptText,
+      attachments: Type.Optional(Type.Array(Type.Object({ name: OptText, url: OptText }))),
+    }),
+  ),
+  checklists: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Id,
+        idCard: Id,
+        name: OptText,
+        pos: Pos,
+        checkItems: Type.Optional(Type.Array(Type.Object({ name: OptText, state: OptText, pos: Pos }))),
+      }),
+    ),
+  ),
+  actions: Type.Optional(
+    Type.Array(
+      Type.Object({
+        type: Type.String(),
+        date: OptText,
+        idMemberCreator: OptText,
+        data: Type.Optional(Type.Unknown()),
+        memberCreator: Type.Optional(
+          Type.Union([Type.Object({ id: OptText, fullName: OptText, username: OptText }), Type.Null()]),
+        ),
+      }),
+    ),
+  ),
+  members: Type.Optional(Type.Array(Type.Object({ id: Id, fullName: OptText, username: OptText }))),
+});
+export type TrelloExport = Static<typeof TrelloExport>;
+
+/** Trello's shape: a named object with lists and cards and none of our own format's marks. */
+export function looksLikeTrello(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return v.format === undefined && typeof v.name === 'string' && Array.isArray(v.lists) && Array.isArray(v.cards);
+}
+
+const checkTrello = jsonChecker(TrelloExport);
+
+/** A parsed upload that `looksLikeTrello` as a board file, or the reason it cannot be read. */
+export function convertTrelloUpload(
+  value: unknown,
+  accounts: ReadonlyMap<string, string>,
+  now: string,
+): { file: BoardFileInput; report: ImportReport } | { problem: string } {
+  const problem = checkTrello(value);
+  if (problem) return { problem: `The Trello export is not understood: ${problem}` };
+  return convertTrello(value as TrelloExport, accounts, now);
+}
+
+/** Trello's board background colours (the names `prefs.background` uses) → hex. */
+const BACKGROUNDS = new Map(
+  Object.entries({
+    blue: '#0079bf',
+    orange: '#d29034',
+    green: '#519839',
+    red: '#b04632',
+    purple: '#89609e',
+    pink: '#cd5a91',
+    lime: '#4bbf6b',
+    sky: '#00aecc',
+    grey: '#838c91',
+  }),
+);
+
+/** The rendered HTML beside content: written by an export, not read by an import. */
+const NOT_READ = '';
+
+const LIMITS = { name: 255, label: 64, content: 1_000_000, comment: 100_000, cardLabels: 100 } as const;
+
+/** Cut to `max` characters without splitting a character made of two UTF-16 units. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const out = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(out) ? out.slice(0, -1) : out;
+}
+
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+
+/** Trello order: by `pos`, then as written. */
+function byPos<T extends { pos?: number | null }>(items: readonly T[]): T[] {
+  return items
+    .map((item, index) => ({ item, index }))
+    .sort((a, b) => (a.item.pos ?? Infinity) - (b.item.pos ?? Infinity) || a.index - b.index)
+    .map(({ item }) => item);
+}
+
+function isoOrNull(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** An http(s) address as a URL writes it (blanks and control characters encoded), or null. */
+function webAddress(value: string | null | undefined): string | null {
+  if (!value || !/^https?:\/\//i.test(value.trim())) return null;
+  try {
+    return new URL(value.trim()).href;
+  } catch {
+    return null;
+  }
+}
+
+/** A link in Markdown: the text's brackets escaped, the address's parentheses and angle brackets encoded. */
+function markdownLink(text: string, url: string): string {
+  const label = oneLine(text).replace(/([\\[\]])/g, '\\$1') || url;
+  const href = url.replace(/[()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return `[${label}](${href})`;
+}
+
+const WHY: Record<SkipReason, string> = {
+  labelLimit: `a board holds at most ${MAX_LABELS} labels`,
+  labelUnnamed: 'the label has neither a name nor a colour',
+  notWebLink: 'the attachment has no web address to link to',
+  noList: 'the card belongs to a list that is not in the export',
+  noCard: 'it belongs to a card that is not in the export',
+  cardMembers: 'people are not matched to accounts, so card members are not imported',
+  backgroundImage: 'only the background colour is imported',
+  history: 'the history (Trello actions other than comments) is not imported',
+  tooLong: 'the text was longer than this service allows and was cut',
+};
+
+/**
+ * Converts a Trello export (already checked against `TrelloExport`) into a
+ * board file. `accounts` holds the lower-cased names of the people here the
+ * importer can see: a comment by one of them keeps its text and takes their
+ * name; a comment by anyone else names its original author in its text.
+ * Lists become areas, cards cards (closed ones archived at `now`, or at the
+ * card's last activity), checklists and attachments go into the card's
+ * Markdown, labels are kept up to the board's limit (used ones first).
+ */
+export function convertTrello(
+  trello: TrelloExport,
+  accounts: ReadonlyMap<string, string>,
+  now: string,
+): { file: BoardFileInput; report: ImportReport } {
+  const skipped: ImportReport['skipped'] = [];
+  const skip = (what: string, reason: SkipReason) => skipped.push({ what, reason, why: WHY[reason] });
+  const fit = (text: string, max: number, what: string) => {
+    if (text.length > max) skip(what, 'tooLong');
+    return cut(text, max);
+  };
+
+  // Labels: a name, or the colour's name when unnamed; one per word, used ones first, up to the limit.
+  const used = new Set(trello.cards.flatMap((c) => c.idLabels ?? []));
+  const labelName = new Map<string, string>(); // Trello id → our name
+  const names = new Map<string, { name: string; used: boolean; order: number }>();
+  for (const label of trello.labels ?? []) {
+    const raw = oneLine(label.name ?? '') || (label.color ?? '').replace(/_/g, ' ').trim();
+    if (raw === '') {
+      if (used.has(label.id)) skip(label.id, 'labelUnnamed');
+      continue;
+    }
+    const name = fit(raw, LIMITS.label, raw);
+    const key = name.toLowerCase();
+    const known = names.get(key);
+    if (known) known.used ||= used.has(label.id);
+    else names.set(key, { name, used: used.has(label.id), order: names.size });
+    labelName.set(label.id, names.get(key)!.name);
+  }
+  const ranked = [...names.values()].sort((a, b) => Number(b.used) - Number(a.used) || a.order - b.order);
+  const kept = new Set(ranked.slice(0, MAX_LABELS).map((l) => l.name));
+  for (const label of ranked.slice(MAX_LABELS)) skip(label.name, 'labelLimit');
+
+  // Comments, oldest first, by card.
+  const members = new Map((trello.members ?? []).map((m) => [m.id, m]));
+  const comments = new Map<string, BoardFileInput['areas'][number]['cards'][number]['comments']>();
+  const cardIds = new Set(trello.cards.map((c) => c.id));
+  let otherActions = 0;
+  let commentId = 0;
+  const actions = (trello.actions ?? [])
+    .map((action, index) => ({ action, index, date: isoOrNull(action.date) ?? now }))
+    .sort((a, b) => a.date.localeCompare(b.date) || b.index - a.index); // Trello writes newest first
+  for (const { action, date } of actions) {
+    if (action.type !== 'commentCard') {
+      otherActions++;
+      continue;
+    }
+    const data = (action.data ?? {}) as { text?: unknown; card?: { id?: unknown; name?: unknown } };
+    const cardId = typeof data.card?.id === 'string' ? data.card.id : null;
+    const text = typeof data.text === 'string' ? data.text : '';
+    if (cardId === null || !cardIds.has(cardId)) {
+      skip(typeof data.card?.name === 'string' ? data.card.name : oneLine(text).slice(0, 80), 'noCard');
+      continue;
+    }
+    const person = action.memberCreator ?? members.get(action.idMemberCreator ?? '') ?? null;
+    const fullName = oneLine(person?.fullName ?? '') || oneLine(person?.username ?? '');
+    const account = fullName === '' ? undefined : accounts.get(fullName.toLowerCase());
+    let content = text;
+    if (account === undefined) {
+      const username = person?.username ? ` (@${oneLine(person.username)})` : '';
+      content = `*Trello: ${fullName || '?'}${username}*\n\n${text}`;
+    }
+    const list = comments.get(cardId) ?? [];
+    list.push({
+      id: ++commentId,
+      author: { id: null, name: account ?? (fullName || null) },
+      content: fit(content, LIMITS.comment, `${fullName}: ${oneLine(text).slice(0, 80)}`),
+      html: NOT_READ,
+      createdAt: date,
+    });
+    comments.set(cardId, list);
+  }
+  if (otherActions > 0) skip(String(otherActions), 'history');
+
+  // Checklists by card, in order.
+  const checklists = new Map<string, NonNullable<TrelloExport['checklists']>>();
+  for (const checklist of byPos(trello.checklists ?? [])) {
+    if (!cardIds.has(checklist.idCard)) {
+      skip(oneLine(checklist.name ?? ''), 'noCard');
+      continue;
+    }
+    checklists.set(checklist.idCard, [...(checklists.get(checklist.idCard) ?? []), checklist]);
+  }
+
+  let checklistItems = 0;
+  let links = 0;
+  let cardCount = 0;
+  const listIds = new Set(trello.lists.map((l) => l.id));
+  for (const card of trello.cards) if (!listIds.has(card.idList)) skip(oneLine(card.name ?? ''), 'noList');
+  const withMembers = new Set(trello.cards.flatMap((c) => c.idMembers ?? []));
+  for (const id of withMembers) {
+    const m = members.get(id);
+    skip(oneLine(m?.fullName ?? '') || oneLine(m?.username ?? '') || id, 'cardMembers');
+  }
+
+  const areas = byPos(trello.lists).map((list, areaIndex) => {
+    const cards = byPos(trello.cards.filter((c) => c.idList === list.id)).map((card, cardIndex) => {
+      const name = cut(oneLine(card.name ?? ''), LIMITS.name) || 'Card';
+      const parts: string[] = [];
+      if (card.desc?.trim()) parts.push(card.desc.trimEnd());
+      for (const checklist of checklists.get(card.id) ?? []) {
+        const items = byPos(checklist.checkItems ?? []).map(
+          (item) => `- [${item.state === 'complete' ? 'x' : ' '}] ${oneLine(item.name ?? '')}`,
+        );
+        checklistItems += items.length;
+        parts.push([`**${oneLine(checklist.name ?? '') || '✓'}**`, '', ...items].join('\n'));
+      }
+      const attached: string[] = [];
+      for (const attachment of card.attachments ?? []) {
+        const url = webAddress(attachment.url);
+        if (url === null) {
+          skip(oneLine(attachment.name ?? '') || (attachment.url ?? ''), 'notWebLink');
+          continue;
+        }
+        attached.push(`- 📎 ${markdownLink(attachment.name ?? '', url)}`);
+      }
+      links += attached.length;
+      if (attached.length > 0) parts.push(attached.join('\n'));
+      cardCount++;
+      return {
+        id: cardCount,
+        name,
+        content: fit(parts.join('\n\n'), LIMITS.content, name),
+        html: NOT_READ,
+        done: card.dueComplete === true,
+        sort: cardIndex,
+        dueDate: isoOrNull(card.due),
+        repeatEvery: null,
+        assignees: [],
+        assignee: null,
+        labels: [...new Set((card.idLabels ?? []).map((id) => labelName.get(id)))]
+          .filter((n): n is string => n !== undefined && kept.has(n))
+          .slice(0, LIMITS.cardLabels),
+        archivedAt: card.closed ? (isoOrNull(card.dateLastActivity) ?? now) : null,
+        reminders: [],
+        attachments: [],
+        comments: comments.get(card.id) ?? [],
+        activity: [],
+      };
+    });
+    return {
+      id: areaIndex + 1,
+      name: cut(oneLine(list.name ?? ''), LIMITS.name),
+      sort: areaIndex,
+      archivedAt: list.closed ? now : null,
+      cards,
+    };
+  });
+
+  const prefs = trello.prefs ?? {};
+  const color =
+    normalizeColor(prefs.backgroundColor) ?? BACKGROUNDS.get(prefs.background ?? '') ?? normalizeColor(prefs.background);
+  if (prefs.backgroundImage) skip(prefs.backgroundImage, 'backgroundImage');
+
+  const labels = ranked.slice(0, MAX_LABELS).map((l, i) => ({ id: i + 1, name: l.name }));
+  const file: BoardFileInput = {
+    format: BOARD_FILE_FORMAT,
+    formatVersion: BOARD_FILE_VERSION,
+    serviceVersion: null,
+    exportedAt: now,
+    board: {
+      id: 1,
+      name: cut(oneLine(trello.name), LIMITS.name) || 'Board',
+      style: 'kanban',
+      status: 'private',
+      color,
+      image: null,
+      owner: { id: '', name: '' },
+      archivedAt: null,
+    },
+    members: [],
+    labels,
+    areas,
+    images: {},
+  };
+  const report: ImportReport = {
+    source: 'trello',
+    imported: {
+      areas: areas.length,
+      cards: cardCount,
+      comments: commentId,
+      labels: labels.length,
+      checklistItems,
+      links,
+    },
+    skipped,
+  };
+  return { file, report };
+}
+
+/**
+ * The people a Trello comment author may be recognised as, by name (lower
+ * case → as written here): the importer and whoever shares a board with
+ * them. Only these, so that an import cannot tell whether someone else has
+ * an account here.
+ */
+export async function peopleKnownTo(db: Db, actorId: string): Promise<Map<string, string>> {
+  const boards = db
+    .selectFrom('boards')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb('ownerId', '=', actorId),
+        eb('id', 'in', eb.selectFrom('board_members').select('boardId').where('userId', '=', actorId)),
+      ]),
+    );
+  const rows = await db
+    .selectFrom('user')
+    .select('name')
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', actorId),
+        eb('id', 'in', eb.selectFrom('boards').select('ownerId').where('id', 'in', boards)),
+        eb('id', 'in', eb.selectFrom('board_members').select('userId').where('boardId', 'in', boards)),
+      ]),
+    )
+    .execute();
+  const people = new Map<string, string>();
+  for (const { name } of rows) if (name.trim() !== '') people.set(oneLine(name).toLowerCase(), name);
+  return people;
+}
