@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js';
 import { enqueue } from '../jobs/runner.js';
 import { resetPasswordMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
-import { ssoAdmits, ssoPlugins } from './sso.js';
+import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
 export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
@@ -38,7 +38,6 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       },
     },
     user: {
-      validateUserInfo: ssoAdmits,
       additionalFields: {
         type: { type: 'string', required: false, defaultValue: 'human', input: false },
         language: { type: 'string', required: false, input: true },
@@ -66,7 +65,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       user: {
         create: {
           // The first account of an instance administers it.
-          before: async (user) => {
+          before: async (user, ctx) => {
+            refuseUnvouchedSso(user, ctx);
             const existing = await db.selectFrom('user').select('id').limit(1).executeTakeFirst();
             return { data: { ...user, role: existing ? (user.role ?? 'user') : 'admin' } };
           },

@@ -63,19 +63,17 @@ function passwordsOff(oidc: OidcConfig): BetterAuthPlugin {
 }
 
 /**
- * better-auth's gate on new identities: an account is made from the provider
- * only when the provider vouches for the address (so an IdP account claiming
- * someone else's address cannot become them here). Other methods pass.
+ * An account is made from the provider only when it vouches for
+ * the address, so an IdP account claiming someone else's address cannot
+ * become them here. (A hook on user creation rather than better-auth's
+ * `validateUserInfo`, which refuses the creations that run outside a request:
+ * the ADMIN_* bootstrap, invitation links.)
  */
-export function ssoAdmits({
-  user,
-  source,
-}: {
-  user: { emailVerified?: unknown };
-  source: { method: string; action: string };
-}): void | { error: string; errorDescription: string } {
-  if (source.method === 'oauth' && source.action === 'create-user' && user.emailVerified !== true) {
-    return { error: 'email_not_verified', errorDescription: 'The provider did not confirm this e-mail address' };
+export function refuseUnvouchedSso(user: { emailVerified?: unknown }, ctx: { path?: string } | null | undefined): void {
+  const fromProvider = ctx?.path?.startsWith('/callback/') === true;
+  if (fromProvider && user.emailVerified !== true) {
+    // better-auth sends the person back to the sign-in page with this code.
+    throw new APIError('FORBIDDEN', { code: 'email_not_verified', message: 'The provider did not confirm this e-mail address' });
   }
 }
 
