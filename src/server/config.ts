@@ -23,6 +23,10 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts allowed per client address per minute. */
   signInRateLimit: number;
+  /** Invitations by address one account may send per hour. */
+  inviteRateLimit: number;
+  /** Invitations one address may receive per day, from everyone together. */
+  inviteAddressRateLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +109,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: flag('TRUST_PROXY', false),
     signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
+    inviteRateLimit: integer('INVITE_RATE_LIMIT', 50, 1, 100000),
+    inviteAddressRateLimit: integer('INVITE_ADDRESS_RATE_LIMIT', 20, 1, 100000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

@@ -258,6 +258,12 @@ export interface AccountMailTable {
   lastDigestAt: NullableTimestamp;
 }
 
+export interface InviteLimitTable {
+  key: string;
+  count: number;
+  windowStart: Timestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -282,6 +288,7 @@ export interface Schema {
   notifications: NotificationTable;
   jobs: JobTable;
   account_mail: AccountMailTable;
+  invite_limits: InviteLimitTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
