@@ -10,6 +10,7 @@ import {
   screenshot,
   signUpVia,
   startServer,
+  VERIFY_LINK,
   type Server,
 } from './support.js';
 
@@ -48,7 +49,8 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
     // A second account, watching its dashboard: the shared board appears there live.
     const bob = await newPage(browser, server.baseUrl);
     await signUpVia(bob.page, server.baseUrl, 'Bob Builder', 'bob@example.test');
-    await bob.page.goto('/');
+    // He confirms his address (Ada invites him by it): the mailed link brings him to his dashboard.
+    await bob.page.goto(await mailLink(server, 'bob@example.test', VERIFY_LINK));
     await bob.page.getByRole('heading', { name: 'Your boards' }).waitFor();
 
     // Create a board.
