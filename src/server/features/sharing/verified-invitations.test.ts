@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
+import { bootstrapAdmin } from '../../auth/bootstrap-admin.js';
 import { BASE_URL, eachDialect, sessionCookie, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 /** The mails queued for an address, as the job runner would send them. */
@@ -176,5 +177,30 @@ eachDialect('invitations by address and verified addresses', (t) => {
     expect(session.json().user).toMatchObject({ email: address, emailVerified: true });
     // No verification mail for it: there is nothing left to prove.
     expect((await mailsTo(t, address)).filter((m) => verifyLink(m.text))).toEqual([]);
+  });
+
+  it('the ADMIN_* account counts as verified; an account an administrator makes does not, until its owner confirms', async () => {
+    const owner = await t.signUp('Owner');
+    const board = await t.createBoard(owner);
+    const operator = { email: `operator-${t.dialect}@example.test`, password: 'operator-password', name: 'Operator' };
+    await bootstrapAdmin({ ...t.app.deps, config: { ...t.config, admin: operator } }, t.app.log);
+    const ops = await t.db.selectFrom('user').select('id').where('email', '=', operator.email).executeTakeFirstOrThrow();
+    expect((await invite(owner, { boardId: board.id, mail: operator.email, permission: 'read' })).statusCode).toBe(200);
+    expect(await membership(board.id, ops.id)).toEqual([{ permission: 'read' }]);
+
+    const admin = await t.signUp('Admin');
+    await t.db.updateTable('user').set({ role: 'admin' }).where('id', '=', admin.id).execute();
+    const made = `made-${t.dialect}@example.test`;
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/admin/create-user',
+      headers: { origin: BASE_URL, cookie: admin.cookie },
+      payload: { email: made, password: 'made-password', name: 'Made', role: 'user' },
+    });
+    expect(created.statusCode).toBe(200);
+    const madeId = created.json().user.id as string;
+    expect(await invite(owner, { boardId: board.id, mail: made, permission: 'read' })).toMatchObject({ statusCode: 200 });
+    expect(await membership(board.id, madeId)).toEqual([]);
+    expect((await mailsTo(t, made)).filter((m) => inviteLink(m.text))).toHaveLength(1);
   });
 });
