@@ -5,10 +5,12 @@ import {
   browserTestsEnabled,
   cookieFor,
   launchBrowser,
+  mailLink,
   newPage,
   screenshot,
   signUpVia,
   startServer,
+  VERIFY_LINK,
   type Server,
 } from './support.js';
 
@@ -47,7 +49,8 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
     // A second account, watching its dashboard: the shared board appears there live.
     const bob = await newPage(browser, server.baseUrl);
     await signUpVia(bob.page, server.baseUrl, 'Bob Builder', 'bob@example.test');
-    await bob.page.goto('/');
+    // He confirms his address (Ada invites him by it): the mailed link brings him to his dashboard.
+    await bob.page.goto(await mailLink(server, 'bob@example.test', VERIFY_LINK));
     await bob.page.getByRole('heading', { name: 'Your boards' }).waitFor();
 
     // Create a board.
@@ -397,25 +400,3 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
     await context.close();
   });
 });
-
-/** The first link matching `pattern` in a mail to `to` from the outbox (mails are sent by the job runner). */
-async function mailLink(server: Server, to: string, pattern: RegExp): Promise<string> {
-  const { readdirSync, readFileSync, existsSync } = await import('node:fs');
-  const path = await import('node:path');
-  const outbox = path.join(server.dataDir, 'outbox');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (existsSync(outbox)) {
-      for (const file of readdirSync(outbox)) {
-        const raw = readFileSync(path.join(outbox, file), 'utf8');
-        if (!raw.includes(`To: ${to}`)) continue;
-        // Quoted-printable: soft line breaks and =3D.
-        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        const match = pattern.exec(text);
-        if (match) return new URL(match[0], server.baseUrl).pathname + new URL(match[0], server.baseUrl).search;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mail to ${to}`);
-}

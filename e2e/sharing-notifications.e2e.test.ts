@@ -10,6 +10,7 @@ import {
   screenshot,
   settle,
   startServer,
+  verifyAddress,
   type ApiUser,
   type Server,
 } from './support.js';
@@ -42,6 +43,8 @@ describe.runIf(browserTestsEnabled)('sharing a board and notifications', () => {
     ada = await apiUser(server, 'Ada Lovelace');
     bob = await apiUser(server, 'Bob Builder');
     carol = await apiUser(server, 'Carol Chen');
+    // Bob is invited by his address below: that reaches only a verified one.
+    await verifyAddress(server, bob);
     const board = async (name: string) =>
       (
         await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {

@@ -25,6 +25,10 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Sign-in attempts allowed per client address per minute. */
   signInRateLimit: number;
+  /** Invitations by address one account may send per hour. */
+  inviteRateLimit: number;
+  /** Invitations one address may receive per day, from everyone together. */
+  inviteAddressRateLimit: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
   oidc: OidcConfig | null;
 }
@@ -124,6 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
     signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
     oidc: readOidc(read, flag, problems),
+    inviteRateLimit: integer('INVITE_RATE_LIMIT', 50, 1, 100000),
+    inviteAddressRateLimit: integer('INVITE_ADDRESS_RATE_LIMIT', 20, 1, 100000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

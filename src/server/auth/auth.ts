@@ -3,12 +3,15 @@ import { admin } from 'better-auth/plugins';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { enqueue } from '../jobs/runner.js';
-import { resetPasswordMail } from '../mail/templates.js';
+import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
 import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
 export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
+
+/** How long the link that verifies an address works: a mail read after a holiday still does. */
+const VERIFY_LINK_DAYS = 7;
 
 /** What the rest of the service wants to hear from accounts; filled in once the service is built. */
 export interface AccountHooks {
@@ -37,6 +40,21 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
       },
     },
+    // Sign-in never waits for it: only invitations by address need the proof (see sharing).
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: VERIFY_LINK_DAYS * 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        await enqueue(
+          db,
+          'mail',
+          `mail:${randomUUID()}`,
+          { ...verifyAddressMail(config.language, user.email, url, VERIFY_LINK_DAYS) },
+          new Date(),
+        );
+      },
+    },
     user: {
       additionalFields: {
         type: { type: 'string', required: false, defaultValue: 'human', input: false },
@@ -56,6 +74,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         '/sign-up/email': { window: 60, max: Math.max(config.signInRateLimit, 10) },
         // Starting single sign-on proves nothing by itself (the provider checks the person): the sign-in limit is plenty.
         '/sign-in/social': { window: 60, max: config.signInRateLimit },
+        // Each one mails an address: a handful per client address is plenty.
+        '/send-verification-email': { window: 60, max: 5 },
       },
     },
     advanced: {

@@ -266,6 +266,12 @@ export interface SignInFailureTable {
   lockedUntil: NullableTimestamp;
 }
 
+export interface InviteLimitTable {
+  key: string;
+  count: number;
+  windowStart: Timestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -291,6 +297,7 @@ export interface Schema {
   jobs: JobTable;
   account_mail: AccountMailTable;
   signin_failures: SignInFailureTable;
+  invite_limits: InviteLimitTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;

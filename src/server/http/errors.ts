@@ -3,6 +3,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Sent along, e.g. `Retry-After` with a 429. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

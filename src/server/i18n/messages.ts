@@ -17,6 +17,8 @@ interface Texts {
   digestOpen: string;
   resetSubject: string;
   resetBody: (p: { link: string }) => string;
+  verifySubject: string;
+  verifyBody: (p: { link: string; days: number }) => string;
 }
 
 const q = (s: string) => `“${s}”`;
@@ -40,6 +42,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Reset your password',
     resetBody: (p) =>
       `Someone asked to reset the password of your account. If it was you, choose a new one here:\n${p.link}\n\nIf not, ignore this mail.`,
+    verifySubject: 'Confirm your e-mail address',
+    verifyBody: (p) =>
+      `Please confirm that this address is yours by opening this link:\n${p.link}\n\nUntil then, invitations to boards sent to this address do not reach your account. The link works for ${p.days} days; you can ask for a new one in the app. If you have no account with us, ignore this mail.`,
   },
   de: {
     cardCreated: (p) => `${p.actor} hat die Karte ${q(p.card)} auf ${q(p.board)} erstellt`,
@@ -59,6 +64,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Passwort zurücksetzen',
     resetBody: (p) =>
       `Jemand möchte das Passwort deines Kontos zurücksetzen. Wenn du es warst, wähle hier ein neues:\n${p.link}\n\nWenn nicht, ignoriere diese Mail.`,
+    verifySubject: 'Bestätige deine E-Mail-Adresse',
+    verifyBody: (p) =>
+      `Bitte bestätige, dass diese Adresse dir gehört, indem du diesen Link öffnest:\n${p.link}\n\nBis dahin erreichen Einladungen zu Boards an diese Adresse dein Konto nicht. Der Link gilt ${p.days} Tage; in der App kannst du einen neuen anfordern. Wenn du bei uns kein Konto hast, ignoriere diese Mail.`,
   },
   fr: {
     cardCreated: (p) => `${p.actor} a créé la carte ${q(p.card)} sur ${q(p.board)}`,
@@ -78,6 +86,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Réinitialiser votre mot de passe',
     resetBody: (p) =>
       `Quelqu’un a demandé à réinitialiser le mot de passe de votre compte. Si c’était vous, choisissez-en un nouveau ici :\n${p.link}\n\nSinon, ignorez ce message.`,
+    verifySubject: 'Confirmez votre adresse e-mail',
+    verifyBody: (p) =>
+      `Veuillez confirmer que cette adresse est la vôtre en ouvrant ce lien :\n${p.link}\n\nJusque-là, les invitations à des tableaux envoyées à cette adresse n’atteignent pas votre compte. Le lien est valable ${p.days} jours ; vous pouvez en demander un nouveau dans l’application. Si vous n’avez pas de compte chez nous, ignorez ce message.`,
   },
   es: {
     cardCreated: (p) => `${p.actor} creó la tarjeta ${q(p.card)} en ${q(p.board)}`,
@@ -97,6 +108,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Restablecer tu contraseña',
     resetBody: (p) =>
       `Alguien pidió restablecer la contraseña de tu cuenta. Si fuiste tú, elige una nueva aquí:\n${p.link}\n\nSi no, ignora este correo.`,
+    verifySubject: 'Confirma tu dirección de correo',
+    verifyBody: (p) =>
+      `Confirma que esta dirección es tuya abriendo este enlace:\n${p.link}\n\nHasta entonces, las invitaciones a tableros enviadas a esta dirección no llegan a tu cuenta. El enlace vale ${p.days} días; puedes pedir uno nuevo en la aplicación. Si no tienes una cuenta con nosotros, ignora este correo.`,
   },
   it: {
     cardCreated: (p) => `${p.actor} ha creato la scheda ${q(p.card)} su ${q(p.board)}`,
@@ -116,6 +130,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Reimposta la password',
     resetBody: (p) =>
       `Qualcuno ha chiesto di reimpostare la password del tuo account. Se sei stato tu, scegline una nuova qui:\n${p.link}\n\nAltrimenti ignora questa email.`,
+    verifySubject: 'Conferma il tuo indirizzo email',
+    verifyBody: (p) =>
+      `Conferma che questo indirizzo è tuo aprendo questo link:\n${p.link}\n\nFino ad allora, gli inviti alle bacheche inviati a questo indirizzo non raggiungono il tuo account. Il link vale ${p.days} giorni; puoi chiederne uno nuovo nell’app. Se non hai un account da noi, ignora questa email.`,
   },
   nl: {
     cardCreated: (p) => `${p.actor} heeft de kaart ${q(p.card)} op ${q(p.board)} gemaakt`,
@@ -135,6 +152,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Je wachtwoord opnieuw instellen',
     resetBody: (p) =>
       `Iemand vroeg om het wachtwoord van je account opnieuw in te stellen. Was jij dat, kies dan hier een nieuw:\n${p.link}\n\nZo niet, negeer deze mail.`,
+    verifySubject: 'Bevestig je e-mailadres',
+    verifyBody: (p) =>
+      `Bevestig dat dit adres van jou is door deze link te openen:\n${p.link}\n\nTot dan bereiken uitnodigingen voor borden aan dit adres je account niet. De link werkt ${p.days} dagen; in de app kun je een nieuwe aanvragen. Heb je geen account bij ons, negeer deze mail dan.`,
   },
   pl: {
     cardCreated: (p) => `${p.actor} utworzył(a) kartę ${q(p.card)} na tablicy ${q(p.board)}`,
@@ -154,6 +174,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Zresetuj hasło',
     resetBody: (p) =>
       `Ktoś poprosił o zresetowanie hasła do twojego konta. Jeśli to ty, wybierz nowe tutaj:\n${p.link}\n\nJeśli nie, zignoruj tę wiadomość.`,
+    verifySubject: 'Potwierdź swój adres e-mail',
+    verifyBody: (p) =>
+      `Potwierdź, że ten adres należy do ciebie, otwierając ten link:\n${p.link}\n\nDo tego czasu zaproszenia do tablic wysłane na ten adres nie trafiają na twoje konto. Link działa przez ${p.days} dni; w aplikacji możesz poprosić o nowy. Jeśli nie masz u nas konta, zignoruj tę wiadomość.`,
   },
   pt: {
     cardCreated: (p) => `${p.actor} criou o cartão ${q(p.card)} em ${q(p.board)}`,
@@ -173,6 +196,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Redefinir a palavra-passe',
     resetBody: (p) =>
       `Alguém pediu para redefinir a palavra-passe da sua conta. Se foi você, escolha uma nova aqui:\n${p.link}\n\nSe não, ignore este e-mail.`,
+    verifySubject: 'Confirme o seu endereço de e-mail',
+    verifyBody: (p) =>
+      `Confirme que este endereço é seu abrindo esta ligação:\n${p.link}\n\nAté lá, os convites para quadros enviados para este endereço não chegam à sua conta. A ligação é válida durante ${p.days} dias; pode pedir uma nova na aplicação. Se não tem conta connosco, ignore este e-mail.`,
   },
   cs: {
     cardCreated: (p) => `${p.actor} vytvořil(a) kartu ${q(p.card)} na tabuli ${q(p.board)}`,
@@ -192,6 +218,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Obnovení hesla',
     resetBody: (p) =>
       `Někdo požádal o obnovení hesla k vašemu účtu. Pokud jste to byli vy, zvolte nové zde:\n${p.link}\n\nPokud ne, tento e-mail ignorujte.`,
+    verifySubject: 'Potvrďte svou e-mailovou adresu',
+    verifyBody: (p) =>
+      `Potvrďte prosím, že tato adresa patří vám, otevřením tohoto odkazu:\n${p.link}\n\nDo té doby se pozvánky na tabule zaslané na tuto adresu k vašemu účtu nedostanou. Odkaz platí ${p.days} dní; v aplikaci si můžete vyžádat nový. Pokud u nás účet nemáte, tento e-mail ignorujte.`,
   },
   uk: {
     cardCreated: (p) => `${p.actor} створив(ла) картку ${q(p.card)} на дошці ${q(p.board)}`,
@@ -211,6 +240,9 @@ export const texts: Record<Language, Texts> = {
     resetSubject: 'Скидання пароля',
     resetBody: (p) =>
       `Хтось попросив скинути пароль вашого облікового запису. Якщо це були ви, оберіть новий тут:\n${p.link}\n\nЯкщо ні, проігноруйте цей лист.`,
+    verifySubject: 'Підтвердьте свою адресу e-mail',
+    verifyBody: (p) =>
+      `Підтвердьте, що ця адреса належить вам, відкривши це посилання:\n${p.link}\n\nДо того запрошення до дошок, надіслані на цю адресу, не потрапляють до вашого облікового запису. Посилання діє ${p.days} днів; у застосунку можна попросити нове. Якщо у вас немає облікового запису в нас, проігноруйте цей лист.`,
   },
 };
 

@@ -1,6 +1,7 @@
 import { pruneSignInFailures } from '../auth/lockout.js';
 import type { Deps } from '../deps.js';
 import { purgeArchived } from '../features/archive/retention.js';
+import { pruneInviteLimits } from '../features/sharing/invite-limits.js';
 import { sendDigests } from '../features/notifications/digest.js';
 import { fireDueReminders } from '../features/notifications/reminders.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
@@ -17,6 +18,7 @@ export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobR
   runner.register('digest', async ({ now }) => void (await sendDigests(deps, now)), 15 * MINUTE);
   if (deps.config.archiveRetentionDays > 0)
     runner.register('archive-retention', async ({ now }) => void (await purgeArchived(deps, now)), 24 * 60 * MINUTE);
+  runner.register('prune-invite-limits', async ({ now }) => pruneInviteLimits(deps.database.db, now), 6 * 60 * MINUTE);
   runner.register('prune-events', async ({ now }) => void (await pruneEvents(deps.database.db, now)), 6 * 60 * MINUTE);
   runner.register(
     'prune-signin-failures',

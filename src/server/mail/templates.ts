@@ -44,3 +44,8 @@ export function resetPasswordMail(language: Language, to: string, link: string):
   const t = texts[language];
   return compose(to, t.resetSubject, t.resetBody({ link }).split('\n\n'));
 }
+
+export function verifyAddressMail(language: Language, to: string, link: string, days: number): Mail {
+  const t = texts[language];
+  return compose(to, t.verifySubject, t.verifyBody({ link, days }).split('\n\n'));
+}

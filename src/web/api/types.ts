@@ -23,6 +23,8 @@ export interface SessionUser {
   image: string | null;
   role?: string | null;
   language?: string | null;
+  /** False until someone proved to receive mail at the address. */
+  emailVerified?: boolean;
 }
 
 export interface Session {

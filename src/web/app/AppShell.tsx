@@ -9,6 +9,7 @@ import { useConnectionStatus } from '../realtime/RealtimeProvider';
 import { useDashboardRealtime } from '../realtime/useDashboardRealtime';
 import { GlobalSearch } from '../features/search/GlobalSearch';
 import { NotificationBell } from '../features/notifications/NotificationBell';
+import { VerifyAddressBanner } from '../features/auth/VerifyAddressBanner';
 import { setSchemePreference, useSchemePreference, type SchemePreference } from './colorScheme';
 import { useSignOut } from './session';
 import './shell.css';
@@ -107,6 +108,7 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           {t('shell.offline')}
         </div>
       )}
+      <VerifyAddressBanner user={user} />
       <main className="shell-main">{children}</main>
     </div>
   );

@@ -6,6 +6,7 @@ import * as boardModel from './0003_board_model.js';
 import * as collaboration from './0004_collaboration.js';
 import * as notificationsJobs from './0005_notifications_jobs.js';
 import * as proxyHardening from './0006-proxy-hardening.js';
+import * as verifyInviteLimits from './0006-verify-invite-limits.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -17,6 +18,7 @@ const steps: Record<string, Step> = {
   '0004_collaboration': collaboration,
   '0005_notifications_jobs': notificationsJobs,
   '0006-proxy-hardening': proxyHardening,
+  '0006-verify-invite-limits': verifyInviteLimits,
 };
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Member } from '../../../shared/api/sharing.js';
 import type { Actor } from '../../auth/actor.js';
-import { nowIso } from '../../db/dialect.js';
+import { columnTypes, nowIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { recordEvents } from '../../events/board-write.js';
 import { HttpError, notFound } from '../../http/errors.js';
@@ -26,8 +26,8 @@ export async function readInvitation(deps: Pick<Deps, 'database'>, token: string
 
 /**
  * Uses the link once: the invitation is claimed (a second use finds it
- * gone), the account joins the board with the invited permission, and
- * viewers and the account's dashboard hear of it.
+ * gone), the account's address counts as verified, the account joins the
+ * board with the invited permission, and viewers and the account's dashboard hear of it.
  */
 export async function joinByInvitation(
   deps: Pick<Deps, 'database' | 'bus'>,
@@ -46,6 +46,12 @@ export async function joinByInvitation(
       .executeTakeFirst();
     if (!invite) throw invalid();
     if (invite.email !== account.email.toLowerCase()) throw new HttpError(403, 'This invitation was sent to another address');
+    // The link came by mail to this address: whoever holds it, signed in to it, receives that mail.
+    await trx
+      .updateTable('user')
+      .set({ emailVerified: columnTypes(dialect).true })
+      .where('id', '=', account.id)
+      .execute();
     const board = await trx
       .selectFrom('boards')
       .selectAll()

@@ -47,19 +47,29 @@ export interface Account {
   name: string;
   image: string | null;
   email: string;
+  /** Whether someone proved to receive mail at the address. */
+  emailVerified: boolean;
 }
 
-export function findAccountById(db: Db, id: string): Promise<Account | undefined> {
-  return db.selectFrom('user').select(['id', 'name', 'image', 'email']).where('id', '=', id).executeTakeFirst();
+const accountColumns = ['id', 'name', 'image', 'email', 'emailVerified'] as const;
+const toAccount = (row: Omit<Account, 'emailVerified'> & { emailVerified: boolean | number }): Account => ({
+  ...row,
+  emailVerified: row.emailVerified === true || row.emailVerified === 1,
+});
+
+export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
+  const row = await db.selectFrom('user').select(accountColumns).where('id', '=', id).executeTakeFirst();
+  return row && toAccount(row);
 }
 
 /** The account with this address (given in lower case), whatever the case it was stored in. */
-export function findAccountByMail(db: Db, mail: string): Promise<Account | undefined> {
-  return db
+export async function findAccountByMail(db: Db, mail: string): Promise<Account | undefined> {
+  const row = await db
     .selectFrom('user')
-    .select(['id', 'name', 'image', 'email'])
+    .select(accountColumns)
     .where((eb) => eb(eb.fn('lower', ['email']), '=', mail))
     .executeTakeFirst();
+  return row && toAccount(row);
 }
 
 /**

@@ -34,7 +34,8 @@ export function sharingRoutes(app: FastifyInstance, deps: Deps): void {
           'Share a board with an account (userId) or an address (mail), or change a member’s permission (owner only); ' +
           'the answer does not tell whether the address has an account',
         body: InviteWrite,
-        response: { 200: Success, ...writeErrors },
+        // 429 (with Retry-After) past INVITE_RATE_LIMIT per hour or INVITE_ADDRESS_RATE_LIMIT per address and day.
+        response: { 200: Success, ...writeErrors, 429: ErrorBody },
       },
     },
     async (request) => {

@@ -12,6 +12,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { loadCard } from '../cards/cards.service.js';
+import { limitInvitations } from './invite-limits.js';
 import * as repo from './sharing.repository.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -54,15 +55,20 @@ export async function listInvites(deps: ServiceDeps, actor: Actor, boardId: numb
 
 /**
  * Gives an account access to a board (or changes its permission), or invites
- * an address that has no account yet. The answer is the same either way, so
- * it tells nothing about which addresses have accounts.
+ * an address that has no account yet (or no verified one). The answer is the
+ * same either way, so it tells nothing about which addresses have accounts.
  */
 export async function invite(deps: ServiceDeps, actor: Actor, input: InviteWrite): Promise<void> {
   const who = invitee('body', input);
   await writeBoard(deps, actor, input.boardId, 'owner', async (scope) => {
     const { trx } = scope;
+    if ('mail' in who) await limitInvitations(trx, deps.config, actor.id, who.mail);
     const account = 'userId' in who ? await repo.findAccountById(trx, who.userId) : await repo.findAccountByMail(trx, who.mail);
-    if (account) return grant(scope, deps, account, input.permission);
+    // Only the owner invites, so the owner is the caller.
+    if (account?.id === scope.board.ownerId) throw badRequest('You cannot invite yourself');
+    // An address nobody has proven to receive mail at is no one's yet: it gets the link,
+    // which only works signed in to that address, like an address without an account.
+    if (account && ('userId' in who || account.emailVerified)) return grant(scope, deps, account, input.permission);
     if ('userId' in who) throw badRequest('body: userId is not an account');
     return inviteByMail(scope, deps.config, who.mail, input.permission);
   });
@@ -71,8 +77,6 @@ export async function invite(deps: ServiceDeps, actor: Actor, input: InviteWrite
 /** Makes the account a member with this permission; the owner hears nothing when nothing changes. */
 async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account, permission: Permission): Promise<void> {
   const { trx, board, emit, actor } = scope;
-  // Only the owner invites, so the owner is the caller.
-  if (account.id === board.ownerId) throw badRequest('You cannot invite yourself');
   // Someone with access needs no invitation link any more.
   await repo.deleteUnusedInvite(trx, board.id, account.email.toLowerCase());
   const existing = await repo.findMember(trx, board.id, account.id);

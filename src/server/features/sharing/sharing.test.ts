@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
+import { columnTypes } from '../../db/dialect.js';
 import { eachDialect, type TestUser } from '../../../../test/harness.js';
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
@@ -31,6 +32,16 @@ eachDialect('sharing', (t) => {
     t.db.selectFrom('board_members').select(['userId', 'permission']).where('boardId', '=', boardId).orderBy('id').execute();
   const invitesOf = (boardId: number) =>
     t.db.selectFrom('board_invites').selectAll().where('boardId', '=', boardId).orderBy('id').execute();
+
+  /** Invitations by address reach only accounts whose address is verified (see verified-invitations.test.ts). */
+  const verified = async (user: TestUser) => {
+    await t.db
+      .updateTable('user')
+      .set({ emailVerified: columnTypes(t.dialect).true })
+      .where('id', '=', user.id)
+      .execute();
+    return user;
+  };
 
   /** A board with an area and a card; the helpers below act through the API. */
   const setUp = async (owner: TestUser, fields: Record<string, unknown> = {}) => {
@@ -78,7 +89,7 @@ eachDialect('sharing', (t) => {
 
   it('changes the permission of a member invited again, keeping their place; the same permission records nothing', async () => {
     const owner = await t.signUp();
-    const ann = await t.signUp('Ann');
+    const ann = await verified(await t.signUp('Ann'));
     const bob = await t.signUp('Bob');
     const board = await t.createBoard(owner);
     await invite(owner, { boardId: board.id, userId: ann.id, permission: 'read' });
@@ -104,7 +115,7 @@ eachDialect('sharing', (t) => {
 
   it('invites an address: an account becomes a member, an unknown address a pending invitation; both answer alike', async () => {
     const owner = await t.signUp();
-    const carol = await t.signUp('Carol');
+    const carol = await verified(await t.signUp('Carol'));
     const board = await t.createBoard(owner);
     const stranger = `  New.Person+${Date.now()}@Example.TEST `;
     const address = stranger.trim().toLowerCase();

@@ -112,6 +112,8 @@ function Join({ token, info }: { token: string; info: Invitation }) {
       body: {},
     });
     await qc.invalidateQueries({ queryKey: ['boards'] });
+    // Using the link verified the address: the banner asking for it goes.
+    await refreshSession(qc);
     void navigate(`/board/${boardId}`, { replace: true });
   });
   const formRef = useRef<HTMLFormElement>(null);
