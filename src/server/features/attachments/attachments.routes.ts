@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Attachment, AttachmentQuery, UploadedImage } from '../../../shared/api/attachments.js';
-import { ErrorBody, Success, errorResponses } from '../../../shared/api/common.js';
+import { ErrorBody, MAX_ID, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { contentDisposition, isStoredName, type OpenedFile } from '../../files/store.js';
 import { HttpError, badRequest, notFound } from '../../http/errors.js';
@@ -21,7 +21,6 @@ import {
 
 const tags = ['Attachments'];
 const uploadErrors = { ...errorResponses, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody };
-const MAX_ID = 2_147_483_647;
 
 /**
  * Files on cards and pictures pasted into descriptions and comments. The
