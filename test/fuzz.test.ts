@@ -317,11 +317,22 @@ function encodeQuery(entries: Array<[string, string | string[] | { raw: string }
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
+function errorOf(res: LightMyRequestResponse): unknown {
+  try {
+    return res.json<{ error?: unknown }>().error;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What must never be in an answer: a stack frame, a source location, a path of the server. */
 function leak(body: string): string | undefined {
   if (body.includes(projectRoot)) return 'the project path';
   if (/node_modules/.test(body)) return 'node_modules';
   if (/\bat [\w$.<>]+ \(|\.[jt]s:\d+:\d+/.test(body)) return 'a stack frame';
+  if (/SQLITE_|violates|duplicate key|syntax error at|out of range for type|invalid byte sequence/i.test(body)) {
+    return 'a database message';
+  }
   return undefined;
 }
 
@@ -380,6 +391,7 @@ eachDialect('fuzz', (t) => {
     if (res.statusCode >= 500) failures.push(`${what}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     const leaked = leak(res.body);
     if (leaked) failures.push(`${what}: shows ${leaked}`);
+    if (res.statusCode >= 400 && typeof errorOf(res) !== 'string') failures.push(`${what}: ${res.statusCode} without {error}`);
     if (op.method === 'DELETE' && res.statusCode < 300) world = await build();
     return res;
   };

@@ -91,6 +91,12 @@ eachDialect('input bounds', (t) => {
     }
     const notifications = await t.inject(owner, { method: 'GET', url: `/api/data/notifications?before=${max}` });
     expect(notifications.statusCode).toBe(200);
+    const bottom = await t.inject(owner, {
+      method: 'POST',
+      url: '/api/data/cardOrder',
+      payload: { cardId, areaId, newIndex: max },
+    });
+    expect(bottom.statusCode, bottom.body).toBe(200);
   });
 
   it('refuses an upload for a card or board id beyond the range with 400 and stores nothing', async () => {
