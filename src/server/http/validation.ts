@@ -7,7 +7,7 @@ import { badRequest } from './errors.js';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 function makeAjv(coerceTypes: boolean): Ajv {
-  // strictNumbers: NaN and Infinity (a query's `Infinity`, `1e400`) are not numbers, so no bound is passed by them.
+  // strictNumbers: NaN and Infinity (JSON's `1e400`) are no numbers, so they never slip past a bound.
   const ajv = new Ajv({
     coerceTypes,
     useDefaults: true,

@@ -6,7 +6,7 @@ export const MAX_ID = 2_147_483_647;
 export const Id = Type.Integer({ minimum: 1, maximum: MAX_ID });
 /** A position in a list, counted from 0; beyond the end means the end. */
 export const Position = Type.Integer({ minimum: 0, maximum: MAX_ID });
-/** Whether a value from outside (a WebSocket frame, a multipart field, an import) is a valid row id. */
+/** The same bound for ids that arrive without a schema (a WebSocket frame, a multipart field). */
 export const isId = (value: unknown): value is number =>
   Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID;
 export const ErrorBody = Type.Object({ error: Type.String() }, { description: 'What went wrong' });
