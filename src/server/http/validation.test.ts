@@ -26,6 +26,29 @@ eachDialect('input bounds', (t) => {
     notifications: await t.db.selectFrom('notifications').selectAll().execute(),
   });
 
+  it('gives every integer a route takes both bounds in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; schema: unknown }>; requestBody?: unknown }>>;
+    }>();
+    const unbounded: string[] = [];
+    const walk = (schema: unknown, where: string): void => {
+      if (typeof schema !== 'object' || schema === null) return;
+      const s = schema as Record<string, unknown>;
+      const bounded = (s.minimum !== undefined && s.maximum !== undefined) || s.enum !== undefined || s.const !== undefined;
+      if ((s.type === 'integer' || s.type === 'number') && !bounded) {
+        unbounded.push(where);
+      }
+      for (const [key, child] of Object.entries(s)) walk(child, `${where}.${key}`);
+    };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        for (const p of op.parameters ?? []) walk(p.schema, `${method} ${path} ${p.name}`);
+        walk(op.requestBody, `${method} ${path} body`);
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+
   it('answers ids beyond the 32-bit range in a query with 400 naming the parameter', async () => {
     const before = await state();
     for (const value of BEYOND) {
