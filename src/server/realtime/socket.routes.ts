@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { ClientMessage, ServerMessage } from '../../shared/events.js';
 import { isForeignOrigin, resolveActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
+import { isId } from '../../shared/api/common.js';
 import { forbidden } from '../http/errors.js';
 import type { Client, Hub } from './hub.js';
 
@@ -92,8 +93,6 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
     },
   );
 }
-
-const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) > 0;
 
 function parse(text: string): ClientMessage | null {
   let value: unknown;

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { MAX_ID } from './common.js';
 
 /**
  * The board file (`<id>-<name>.json` in a board export, `boards/<id>-<name>.json`
@@ -29,7 +30,7 @@ function build(strict: boolean) {
     id: Type.Integer(),
     filename: Text(1024),
     filetype: Text(255),
-    filesize: Type.Integer({ minimum: 0 }),
+    filesize: Type.Integer({ minimum: 0, maximum: MAX_ID }),
     createdAt: DateTime,
     file: Type.Union([Text(1024), Type.Null()], { description: 'path in the zip, or null when the file was missing' }),
     url: Type.Optional(Text(2048)),
@@ -61,7 +62,7 @@ function build(strict: boolean) {
     content: Text(1_000_000),
     html: extra(Type.String()),
     done: Type.Boolean(),
-    sort: Type.Integer({ minimum: 0 }),
+    sort: Type.Integer({ minimum: 0, maximum: MAX_ID }),
     dueDate: NullableDateTime,
     repeatEvery: extra(Type.Union([Type.Enum(['day', 'week', 'twoWeeks', 'month', 'year']), Type.Null()])),
     assignees: Type.Array(Person, { description: 'in assignment order' }),
@@ -77,7 +78,7 @@ function build(strict: boolean) {
   const Area = object({
     id: Type.Integer(),
     name: Text(255),
-    sort: Type.Integer({ minimum: 0 }),
+    sort: Type.Integer({ minimum: 0, maximum: MAX_ID }),
     archivedAt: NullableDateTime,
     cards: Type.Array(Card),
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Area } from '../../../shared/api/areas.js';
-import { ErrorBody, Id, Message, errorResponses } from '../../../shared/api/common.js';
+import { ErrorBody, Id, Message, Position, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { deleteArea, listAreas, reorderAreas, saveArea } from './areas.service.js';
 
@@ -62,7 +62,7 @@ export function areaRoutes(app: FastifyInstance, deps: Deps): void {
         summary: 'Set the order of the visible areas; the array order is the truth',
         body: Type.Object({
           boardId: Id,
-          areas: Type.Array(Type.Object({ id: Id, sort: Type.Optional(Type.Integer()) }), { maxItems: 1000 }),
+          areas: Type.Array(Type.Object({ id: Id, sort: Type.Optional(Position) }), { maxItems: 1000 }),
         }),
         response: { 200: Message, ...writeErrors },
       },

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Attachment, AttachmentQuery, UploadedImage } from '../../../shared/api/attachments.js';
-import { ErrorBody, Success, errorResponses } from '../../../shared/api/common.js';
+import { ErrorBody, Success, errorResponses, isId } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { contentDisposition, isStoredName, type OpenedFile } from '../../files/store.js';
 import { HttpError, badRequest, notFound } from '../../http/errors.js';
@@ -21,7 +21,6 @@ import {
 
 const tags = ['Attachments'];
 const uploadErrors = { ...errorResponses, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody };
-const MAX_ID = 2_147_483_647;
 
 /**
  * Files on cards and pictures pasted into descriptions and comments. The
@@ -187,6 +186,6 @@ async function receiveUpload<T>(
 function parseId(field: string, value: unknown): number {
   const text = typeof value === 'string' ? value.trim() : '';
   const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-  if (!(id >= 1 && id <= MAX_ID)) throw badRequest(`body: ${field} must be a positive integer`);
+  if (!isId(id)) throw badRequest(`body: ${field} must be a positive integer`);
   return id;
 }

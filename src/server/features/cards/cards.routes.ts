@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
-import { ErrorBody, Id, Message, Success, errorResponses } from '../../../shared/api/common.js';
+import { ErrorBody, Id, MAX_ID, Message, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { cardListJson, createCard, deleteCard, getCard, moveCard, updateCard } from './cards.service.js';
 import { duplicateCard } from './duplicate.js';
 
 const tags = ['Cards'];
 const writeErrors = { ...errorResponses, 409: ErrorBody };
-const NewIndex = Type.Integer({ minimum: 0, description: 'position among the visible cards of the target area, from 0' });
+const NewIndex = Type.Integer({
+  minimum: 0,
+  maximum: MAX_ID,
+  description: 'position among the visible cards of the target area, from 0',
+});
 
 export function cardRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -17,6 +17,7 @@ import {
   type UploadStore,
 } from '../../files/store.js';
 import { badRequest } from '../../http/errors.js';
+import { withNul } from '../../http/validation.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
 import { normalizeColor } from '../boards/color.js';
@@ -139,6 +140,8 @@ function checkBoardFile(parsed: unknown): BoardFileInput {
     throw new BadZip(`The board file's formatVersion ${JSON.stringify(head.formatVersion)} is not one this service reads (1)`);
   const problem = validate(parsed);
   if (problem) throw new BadZip(`The board file does not match the format: ${problem}`);
+  const withNulAt = withNul('board file', parsed);
+  if (withNulAt) throw new BadZip(`${withNulAt} must not contain the NUL character`);
   return parsed as BoardFileInput;
 }
 
