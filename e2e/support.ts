@@ -8,11 +8,9 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startApp } from '../test/harness.js';
 import { projectRoot } from '../src/server/version.js';
+import { CHROMIUM } from './browser.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** The browser tests run where Chromium is installed; in CI its absence is a failure, not a skip. */
-export const browserTestsEnabled = existsSync(CHROMIUM) || Boolean(process.env.CI);
+export { CHROMIUM, browserTestsEnabled } from './browser.js';
 
 const webDist = path.join(projectRoot, 'dist/web');
 const webSources = [
