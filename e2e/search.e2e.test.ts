@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   accessibilityProblems,
+  animationsDone,
   apiUser,
   browserTestsEnabled,
   cookieFor,
@@ -132,6 +133,7 @@ describe.runIf(browserTestsEnabled)('global search and the board filter', () => 
     expect(await phoneBox.isVisible()).toBe(false);
     await phone.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => phoneBox.evaluate((el) => el === document.activeElement)).toBe(true);
+    await animationsDone(phone);
     const field = await phoneBox.boundingBox();
     expect(field!.width).toBeGreaterThan(250);
     await phone.keyboard.type('paint');

@@ -8,11 +8,9 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startApp } from '../test/harness.js';
 import { projectRoot } from '../src/server/version.js';
+import { CHROMIUM } from './browser.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** The browser tests run where Chromium is installed; in CI its absence is a failure, not a skip. */
-export const browserTestsEnabled = existsSync(CHROMIUM) || Boolean(process.env.CI);
+export { CHROMIUM, browserTestsEnabled } from './browser.js';
 
 const webDist = path.join(projectRoot, 'dist/web');
 const webSources = [
@@ -227,6 +225,8 @@ interface AxeResult {
 
 /** axe-core's WCAG 2 A/AA checks on the page as it is; answers the serious and critical findings. */
 export async function accessibilityProblems(page: Page, screen: string): Promise<string[]> {
+  // Mid fade-in, text is half transparent and its contrast fails by chance.
+  await animationsDone(page);
   // Evaluated through the DevTools protocol: the app's CSP rightly refuses injected script tags.
   await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
@@ -244,8 +244,24 @@ export async function accessibilityProblems(page: Page, screen: string): Promise
     );
 }
 
-/** Fonts loaded and transitions over, before a screenshot. */
+/**
+ * Waits until every CSS animation and transition running now has ended
+ * (spinners and shimmers never end and are left out), so that what a test
+ * measures or counts is the resting state and not a frame of the way there.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/** Fonts loaded and animations over, before a screenshot or a measurement. */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(250);
+  await animationsDone(page);
 }

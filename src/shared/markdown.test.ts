@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checklistOf } from './checklist.js';
-import { isSafeUrl, renderMarkdown } from './markdown.js';
+import { renderMarkdown } from './markdown.js';
 
 /** Markdown (and HTML smuggled into it) that tries to run script once rendered. */
 const XSS_PAYLOADS: readonly string[] = [
@@ -236,33 +236,93 @@ describe('renderMarkdown against XSS', () => {
   });
 });
 
-describe('isSafeUrl', () => {
-  it.each([
-    'http://example.org',
-    'https://example.org/a?b=c#d',
-    'HTTPS://EXAMPLE.ORG',
-    'mailto:someone@example.org',
-    '/api/data/card?cardID=1',
-    '//example.org/x',
-    '#section',
-  ])('allows %s', (url) => expect(isSafeUrl(url)).toBe(true));
+/** Markdown whose links or images would make the viewer's browser call this instance's API. */
+const INSTANCE_ORIGIN = 'https://tavla.example';
+const API_PAYLOADS: readonly string[] = [
+  '![x](/api/data/export?boardId=1)',
+  '![x](/api/auth/sign-out)',
+  '![x](/API/data/export)',
+  '![x](/api%2Fdata/export)',
+  '![x](/%61pi/data/export)',
+  '![x](/./api/data/export)',
+  '![x](/x/../api/data/export)',
+  '![x](/%2e%2e/api/data/export)',
+  '![x](/api/data/image/0123456789abcdef0123456789abcdef/../../export)',
+  '![x](//tavla.example/api/data/export)',
+  '![x](/\\tavla.example/api/data/export)',
+  '![x](\\api\\data\\export)',
+  '![x](../api/data/export)',
+  '![x](api/data/export)',
+  '![x](http:/api/data/export)',
+  '![x](https:api/data/export)',
+  '![x](https://tavla.example/api/data/export)',
+  '![x](HTTPS://TAVLA.EXAMPLE/api/data/export)',
+  '![x](http://tavla.example:8080/api/data/export)',
+  '![x](https://tavla.example/board/1)',
+  '![x](<https://tavla.example/api/data/export>)',
+  '![x](/api/data/attachment?id=1)',
+  '![x]( /api/data/export)',
+  '![x](/api/data/export "t")',
+  '![x][r]\n\n[r]: /api/data/export',
+  '[x](/api/data/export?boardId=1)',
+  '[x](/api/auth/sign-out)',
+  '[x](/%61pi/data/export)',
+  '[x](/%2561pi/data/export)',
+  '[x](https://tavla.example/api/data/export)',
+  '[x](https://tavla.example/%61pi/data/export)',
+  '[x][r]\n\n[r]: https://tavla.example/api/data/export',
+  '<https://tavla.example/api/data/export>',
+  'see https://tavla.example/api/data/export',
+  '[![x](/api/data/export)](/api/data/export)',
+];
 
-  it.each([
-    'javascript:alert(1)',
-    'JavaScript:alert(1)',
-    ' javascript:alert(1)',
-    'java\tscript:alert(1)',
-    'java\nscript:alert(1)',
-    '\u0000javascript:alert(1)',
-    'vbscript:x',
-    'data:text/html,x',
-    'data:image/png;base64,AAAA',
-    'file:///etc/passwd',
-    'ftp://example.org',
-    'page.html',
-    '?q=1',
-    '',
-  ])('refuses %j', (url) => expect(isSafeUrl(url)).toBe(false));
+/** Every address in `html` that a browser at the instance would send to its API, other than its pictures. */
+function apiAddresses(html: string): string[] {
+  const found: string[] = [];
+  for (const [, , value] of html.matchAll(/\s(href|src)="([^"]*)"/g)) {
+    const url = new URL(decodeEntities(value!), `${INSTANCE_ORIGIN}/board/1`);
+    if (url.hostname !== 'tavla.example') continue;
+    let path = url.pathname;
+    for (let i = 0; i < 3; i++) path = decodeURIComponent(path);
+    if (!path.toLowerCase().startsWith('/api')) continue;
+    if (/^\/api\/data\/(image|avatar)\/[0-9a-f]{32}(\.[a-z0-9]+)?$/.test(url.pathname)) continue;
+    found.push(value!);
+  }
+  return found;
+}
+
+describe('renderMarkdown against calls to the instance', () => {
+  it.each(API_PAYLOADS.map((payload) => [JSON.stringify(payload), payload]))('keeps %s off the API', (_, payload) => {
+    for (const origin of [undefined, INSTANCE_ORIGIN]) {
+      const html = renderMarkdown(payload, origin);
+      expect(() => assertInert(html)).not.toThrow();
+      // Without the instance's address a full address of it cannot be told apart from any other.
+      if (origin !== undefined || !/https?:\/\/tavla/i.test(payload)) expect([origin, apiAddresses(html)]).toEqual([origin, []]);
+    }
+  });
+
+  it('shows no picture but its own from the instance, and keeps the refused one as text', () => {
+    expect(renderMarkdown('![x](/api/data/export?boardId=1)')).toBe('<p>![x](/api/data/export?boardId=1)</p>\n');
+    expect(renderMarkdown('![x](/board/1)')).toBe('<p>![x](/board/1)</p>\n');
+    expect(renderMarkdown('![x](#top)')).toBe('<p>![x](#top)</p>\n');
+    expect(renderMarkdown('![x](https://tavla.example/board/1)', INSTANCE_ORIGIN)).toBe(
+      '<p>![x](https://tavla.example/board/1)</p>\n',
+    );
+    expect(renderMarkdown('[x](/api/data/export)')).toBe('<p>[x](/api/data/export)</p>\n');
+  });
+
+  it('links to the web app and to its pictures, by path or by full address', () => {
+    const rel = 'rel="noopener noreferrer nofollow" target="_blank"';
+    expect(renderMarkdown('[b](/board/1) [p](/api/data/image/0123456789abcdef0123456789abcdef.png)')).toBe(
+      `<p><a href="/board/1" ${rel}>b</a> <a href="/api/data/image/0123456789abcdef0123456789abcdef.png" ${rel}>p</a></p>\n`,
+    );
+    expect(renderMarkdown('https://tavla.example/board/1', INSTANCE_ORIGIN)).toBe(
+      `<p><a href="https://tavla.example/board/1" ${rel}>https://tavla.example/board/1</a></p>\n`,
+    );
+    expect(renderMarkdown('![a](https://tavla.example/api/data/avatar/0123456789abcdef0123456789abcdef)', INSTANCE_ORIGIN)).toBe(
+      '<p><img src="https://tavla.example/api/data/avatar/0123456789abcdef0123456789abcdef" alt="a"></p>\n',
+    );
+  });
 });
 
 describe('renderMarkdown output', () => {
@@ -296,8 +356,8 @@ describe('renderMarkdown output', () => {
     expect(renderMarkdown('![logo](https://example.org/logo.png)')).toBe(
       '<p><img src="https://example.org/logo.png" alt="logo"></p>\n',
     );
-    expect(renderMarkdown('![pasted](/api/data/image/abc.png)')).toBe(
-      '<p><img src="/api/data/image/abc.png" alt="pasted"></p>\n',
+    expect(renderMarkdown('![pasted](/api/data/image/0123456789abcdef0123456789abcdef.png)')).toBe(
+      '<p><img src="/api/data/image/0123456789abcdef0123456789abcdef.png" alt="pasted"></p>\n',
     );
   });
 

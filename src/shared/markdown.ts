@@ -1,41 +1,8 @@
 import MarkdownIt from 'markdown-it';
-import type { StateCore, Token } from 'markdown-it';
-
-/**
- * Markdown → HTML for card descriptions and comments, the same on the server
- * and in the web app. Safe by construction: raw HTML is never parsed (it comes
- * out as text), and links and images keep only addresses from the allow list.
- */
-const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true });
-
-/** Whitespace and control characters, which browsers drop or ignore inside a URL. */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\u2060\ufeff]/g;
-const SAFE_SCHEME = /^(?:https?|mailto):/;
-
-/**
- * Whether an address may become an `href` or `src`: `http:`, `https:`,
- * `mailto:`, or relative from the root (`/…`) or the page (`#…`). Anything
- * else, with or without a scheme, is refused.
- */
-export function isSafeUrl(url: string): boolean {
-  const plain = url.replace(INVISIBLE, '').toLowerCase();
-  return SAFE_SCHEME.test(plain) || plain.startsWith('/') || plain.startsWith('#');
-}
-
-// markdown-it hands this the decoded, normalised address of every link, image,
-// autolink, linkified URL and reference definition; a refused one stays text.
-md.validateLink = isSafeUrl;
+import type { MarkdownIt as Markdown, StateCore, Token } from 'markdown-it';
+import { isSafeImage, isSafeLink } from './addresses.js';
 
 const LINK_REL = 'noopener noreferrer nofollow';
-const renderToken = md.renderer.renderToken.bind(md.renderer);
-
-md.renderer.rules.link_open = (tokens, idx, options) => {
-  const token = tokens[idx]!;
-  token.attrSet('rel', LINK_REL);
-  token.attrSet('target', '_blank');
-  return renderToken(tokens, idx, options);
-};
 
 /** `[ ]`, `[x]` or `[X]` opening a list item, then a space or the end. */
 const TASK = /^\[([ xX])\](?=\s|$)/;
@@ -62,13 +29,53 @@ function checklists(state: StateCore): void {
   }
 }
 
-md.core.ruler.push('checklists', checklists);
-md.renderer.rules.checkbox = (tokens, idx) => {
-  const checked = (tokens[idx]!.meta as { checked: boolean }).checked;
-  return checked ? '<input type="checkbox" disabled checked> ' : '<input type="checkbox" disabled> ';
-};
+/**
+ * Markdown → HTML for card descriptions and comments, the same on the server
+ * and in the web app. Safe by construction: raw HTML is never parsed (it comes
+ * out as text), and links and images keep only the addresses `addresses.ts`
+ * allows; a refused one stays text.
+ */
+function createRenderer(origin: string | undefined): Markdown {
+  const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true });
 
-/** The HTML for a piece of stored Markdown. */
-export function renderMarkdown(source: string): string {
+  // markdown-it hands this the decoded, normalised address of every link, image,
+  // autolink, linkified URL and reference definition, without telling which;
+  // images get the stricter check when rendered.
+  md.validateLink = (url) => isSafeLink(url, origin);
+
+  const renderToken = md.renderer.renderToken.bind(md.renderer);
+  md.renderer.rules.link_open = (tokens, idx, options) => {
+    const token = tokens[idx]!;
+    token.attrSet('rel', LINK_REL);
+    token.attrSet('target', '_blank');
+    return renderToken(tokens, idx, options);
+  };
+
+  const renderImage = md.renderer.rules.image!;
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    const src = String(token.attrGet('src') ?? '');
+    if (isSafeImage(src, origin)) return renderImage(tokens, idx, options, env, self);
+    return md.utils.escapeHtml(`![${token.content}](${src})`);
+  };
+
+  md.core.ruler.push('checklists', checklists);
+  md.renderer.rules.checkbox = (tokens, idx) => {
+    const checked = (tokens[idx]!.meta as { checked: boolean }).checked;
+    return checked ? '<input type="checkbox" disabled checked> ' : '<input type="checkbox" disabled> ';
+  };
+  return md;
+}
+
+/** One renderer per instance address: in practice one on the server and one in the browser. */
+const renderers = new Map<string | undefined, Markdown>();
+
+/**
+ * The HTML for a piece of stored Markdown. `origin` is the instance's own
+ * address, so that full addresses on it are held to the same rules as paths.
+ */
+export function renderMarkdown(source: string, origin?: string): string {
+  let md = renderers.get(origin);
+  if (!md) renderers.set(origin, (md = createRenderer(origin)));
   return md.render(source);
 }

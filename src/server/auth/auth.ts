@@ -1,5 +1,7 @@
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
+import { isSafeImage } from '../../shared/addresses.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { enqueue } from '../jobs/runner.js';
@@ -87,11 +89,16 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           // The first account of an instance administers it.
           before: async (user, ctx) => {
             refuseUnvouchedSso(user, ctx);
+            checkPicture(user.image, config.baseUrl);
             const existing = await db.selectFrom('user').select('id').limit(1).executeTakeFirst();
             return { data: { ...user, role: existing ? (user.role ?? 'user') : 'admin' } };
           },
         },
         update: {
+          before: (user) => {
+            checkPicture(user.image, config.baseUrl);
+            return Promise.resolve();
+          },
           // A new name or picture shows on every board the account is on.
           after: async (user) => {
             await hooks.profileChanged?.(user);
@@ -112,3 +119,10 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** A profile picture shows wherever the account appears, so it is held to the rule of board covers (see addresses.ts). */
+function checkPicture(image: string | null | undefined, baseUrl: string): void {
+  if (image && !isSafeImage(image, baseUrl)) {
+    throw new APIError('BAD_REQUEST', { message: 'image must be an http(s) address or a picture uploaded here' });
+  }
+}

@@ -62,6 +62,11 @@ export function registerValidation(app: FastifyInstance): void {
     done(field ? badRequest(`${field} must not contain the NUL character`) : undefined);
   });
 
+  // Fastify reads text/plain bodies by default; every body here is JSON or multipart, so any other
+  // type is the client's mistake (415). It also shuts out the one body type a cross-site form can
+  // post without a CORS preflight.
+  app.removeContentTypeParser('text/plain');
+
   // An empty JSON body counts as no body, so optional bodies may be left out.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {

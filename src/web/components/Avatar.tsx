@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { isSafeImage } from '../../shared/addresses.js';
 
 /** Backgrounds for initials; each carries white text at WCAG AA contrast. */
 const COLORS = ['#4b5fd6', '#23766c', '#a3456e', '#a65a16', '#6549a8', '#2f6fa8', '#4d6a22', '#a3473e'];
@@ -27,7 +28,8 @@ interface AvatarProps {
 export const Avatar = memo(function Avatar({ person, size = 'md', title }: AvatarProps) {
   const className = size === 'lg' ? 'avatar avatar-lg' : 'avatar';
   const label = title ?? person.name;
-  if (person.image) {
+  // A picture set before the server checked them could point at the API; such a person shows initials.
+  if (person.image && isSafeImage(person.image, window.location.origin)) {
     return (
       <span className={className} title={label}>
         <img src={person.image} alt={label} />

@@ -1,3 +1,4 @@
+import { isSafeImage } from '../../../shared/addresses.js';
 import type { Board, BoardWrite } from '../../../shared/api/boards.js';
 import type { Actor } from '../../auth/actor.js';
 import { atLeast, requireBoard } from '../../access/policy.js';
@@ -32,8 +33,8 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
   if (input.userId !== actor.id) throw forbidden('userId must be your own account id');
   const name = input.name!.trim();
   if (name === '') throw badRequest('body: name must not be blank');
-  if (input.image && !isImageAddress(input.image))
-    throw badRequest('body: image must be an http(s) address or a path on this server');
+  if (input.image && !isSafeImage(input.image, deps.config.baseUrl))
+    throw badRequest('body: image must be an http(s) address or a picture uploaded here');
   const fields = { name, style: input.style!, status: input.status! };
 
   if (input.id === undefined) {
@@ -122,14 +123,4 @@ function appearance(input: BoardWrite, current: Pick<BoardRow, 'image' | 'color'
     if (image !== null) color = null;
   }
   return { image, color };
-}
-
-function isImageAddress(value: string): boolean {
-  if (value.startsWith('/') && !value.startsWith('//')) return true;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest';
-import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+
+/** The address of a picture uploaded here, as `POST /api/data/image` answers it. */
+const COVER = '/api/data/image/0123456789abcdef0123456789abcdef.webp';
 
 eachDialect('boards', (t) => {
   const snapshot = async () => ({
@@ -54,9 +57,9 @@ eachDialect('boards', (t) => {
       style: 'kanban',
       status: 'private',
       color: '#123456',
-      image: '/api/uploads/cover.webp',
+      image: COVER,
     });
-    expect(both.json().board).toMatchObject({ image: '/api/uploads/cover.webp', color: null });
+    expect(both.json().board).toMatchObject({ image: COVER, color: null });
     const id = both.json().board.id;
     const recolour = await post(user, { id, userId: user.id, name: 'I', style: 'kanban', status: 'private', color: '#654321' });
     expect(recolour.json().board).toMatchObject({ image: null, color: '#654321' });
@@ -72,6 +75,48 @@ eachDialect('boards', (t) => {
     });
     expect(bad.statusCode).toBe(400);
   });
+
+  it.each([
+    '/api/data/export?boardId=1',
+    '/api/auth/sign-out',
+    '/api/data/attachment?id=1',
+    '/%61pi/data/export',
+    '/api%2Fdata/export',
+    `${COVER}/../../export`,
+    '/board/1',
+    '../api/data/export',
+    '//localhost:3000/api/data/export',
+    '/\\localhost/api/data/export',
+    'http:/api/data/export',
+    `${BASE_URL}/api/data/export`,
+    'HTTP://LOCALHOST/api/data/export',
+    'https://example.org/a"),url("/api/data/export',
+    ' https://example.org/x.png',
+    'https://example.org/x.png\n',
+    'java\tscript:alert(1)',
+    'data:image/png;base64,AAAA',
+  ])('refuses the cover image %j with 400 naming the field, on create and update, changing nothing', async (image) => {
+    const user = await t.signUp();
+    const board = await t.createBoard(user, { image: COVER });
+    const before = await snapshot();
+    const fields = { userId: user.id, name: 'X', style: 'kanban', status: 'private', image };
+    for (const payload of [fields, { ...fields, id: board.id }]) {
+      const res = await post(user, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toContain('image');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each([COVER, `${BASE_URL}${COVER}`, 'https://example.org/cover.png', 'http://example.org/api/data/export'])(
+    'takes the cover image %j',
+    async (image) => {
+      const user = await t.signUp();
+      const res = await post(user, { userId: user.id, name: 'X', style: 'kanban', status: 'private', image });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().board.image).toBe(image);
+    },
+  );
 
   it('names the missing fields (400) and creates nothing', async () => {
     const user = await t.signUp();

@@ -361,7 +361,12 @@ export async function moveCard(
     const card = await repo.findCard(trx, move.cardId);
     if (!card) throw notFound('Card not found');
     const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
-    if (from?.boardId !== board.id || to?.boardId !== board.id) throw badRequest("body: both areas must be on the card's board");
+    if (from?.boardId !== board.id || to?.boardId !== board.id) {
+      // An area the caller cannot see answers like a missing one (ids cannot be probed);
+      // only one they can read, on another board, is the client's mistake.
+      for (const id of [move.fromAreaId, move.toAreaId]) await requireArea(trx, actor, id, 'read');
+      throw badRequest("body: both areas must be on the card's board");
+    }
     if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
     if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
     if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');

@@ -93,8 +93,27 @@ eachDialect('card ordering', (t) => {
     expect(notThere.statusCode).toBe(409);
     expect((await order(user, cards.c!.id, areas.A!.id, 0)).statusCode).toBe(409);
     expect((await move(user, cards.a!.id, areas.A!.id, other.areas.X!.id, 0)).statusCode).toBe(400);
-    expect((await move(user, cards.a!.id, areas.A!.id, 999999, 0)).statusCode).toBe(400);
+    const missing = await move(user, cards.a!.id, areas.A!.id, 999999, 0);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: 'Area not found' });
+    expect((await move(user, cards.a!.id, 999999, areas.B!.id, 0)).statusCode).toBe(404);
     expect((await move(user, 999999, areas.A!.id, areas.B!.id, 0)).statusCode).toBe(404);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('answers an area on a board the caller cannot read like a missing one (404), one they can read 400, changing nothing', async () => {
+    const user = await t.signUp();
+    const stranger = await t.signUp();
+    const { areas, cards } = await seedBoard(t, user, { A: ['a'] });
+    const hidden = await seedBoard(t, stranger, { H: ['h'] });
+    const shown = await seedBoard(t, stranger, { P: ['p'] }, { status: 'public' });
+    const before = await snapshot(t);
+    const unseen = await move(user, cards.a!.id, areas.A!.id, hidden.areas.H!.id, 0);
+    expect(unseen.statusCode).toBe(404);
+    expect(unseen.json()).toEqual({ error: 'Area not found' });
+    const seen = await move(user, cards.a!.id, areas.A!.id, shown.areas.P!.id, 0);
+    expect(seen.statusCode).toBe(400);
+    expect(seen.json().error).toContain('areas');
     expect(await snapshot(t)).toEqual(before);
   });
 

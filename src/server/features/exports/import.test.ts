@@ -358,4 +358,16 @@ eachDialect('board import', (t) => {
     expect(gone.url).toBeUndefined();
     expect(back.file.areas[0].cards[0].repeatEvery).toBeNull();
   });
+
+  it.each([
+    ['/api/data/export?boardId=1', null],
+    ['/board/1', null],
+    [`${BASE_URL}/api/data/export`, null],
+    ['https://example.org/a"),url("/api/data/export', null],
+    ['https://example.org/cover.png', 'https://example.org/cover.png'],
+  ])('imports the cover image %j as %j', async (image, expected) => {
+    const res = await importZip(t, stranger, zipOf(boardFile({ board: { ...boardFile().board, image } })));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().board.image).toBe(expected);
+  });
 });

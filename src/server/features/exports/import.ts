@@ -1,6 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import sjson from 'secure-json-parse';
 import type { Entry } from 'yauzl';
+import { isSafeImage } from '../../../shared/addresses.js';
 import { BoardFile, type BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { BoardImportResult, ImportReport } from '../../../shared/api/board-import.js';
 import type { Actor } from '../../auth/actor.js';
@@ -243,12 +244,12 @@ async function existingAccounts(db: Db, ids: Iterable<string>): Promise<Set<stri
 }
 
 /** A board cover: the new address of an imported picture, an outside http(s) picture, or nothing. */
-function coverImage(image: string | null, rewrite: (text: string) => string): string | null {
+function coverImage(image: string | null, rewrite: (text: string) => string, baseUrl: string): string | null {
   if (!image) return null;
   const rewritten = rewrite(image);
   if (rewritten !== image) return rewritten;
   if (image.includes('/api/data/image/')) return null; // a picture of the old board that did not come along
-  return /^https?:\/\//i.test(image) || (image.startsWith('/') && !image.startsWith('//')) ? image : null;
+  return isSafeImage(image, baseUrl) ? image : null;
 }
 
 async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
@@ -278,7 +279,7 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
   if (labelNames.size > MAX_LABELS) throw badRequest(`The board file uses more than ${MAX_LABELS} labels`);
 
   const color = normalizeColor(file.board.color);
-  const image = coverImage(file.board.image, rewrite);
+  const image = coverImage(file.board.image, rewrite, deps.config.baseUrl);
   const boardRow = await trx
     .insertInto('boards')
     .values({

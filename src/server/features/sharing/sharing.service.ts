@@ -144,6 +144,8 @@ export async function removeInvite(deps: ServiceDeps, actor: Actor, input: Invit
       }
       return;
     }
+    // The same answer for an account that is not a member and for an id that is no account at all,
+    // so the route cannot be used to tell which ids exist.
     await dropMember(scope, who.userId);
   });
 }
@@ -152,14 +154,17 @@ export async function removeInvite(deps: ServiceDeps, actor: Actor, input: Invit
 export async function leaveBoard(deps: ServiceDeps, actor: Actor, boardId: number): Promise<void> {
   await writeBoard(deps, actor, boardId, 'read', async (scope) => {
     if (scope.board.ownerId === actor.id) throw badRequest('OWNER_CANNOT_LEAVE');
-    await dropMember(scope, actor.id);
+    if (!(await dropMember(scope, actor.id))) throw notFound('Member not found');
   });
 }
 
-/** Removes the membership and the account's place on the board's cards (assignees must have access). */
-async function dropMember({ trx, board, emit }: WriteScope, userId: string): Promise<void> {
+/**
+ * Removes the membership and the account's place on the board's cards (assignees must have access).
+ * False, with nothing changed, when the account is not a member.
+ */
+async function dropMember({ trx, board, emit }: WriteScope, userId: string): Promise<boolean> {
   const member = await repo.findMember(trx, board.id, userId);
-  if (!member) throw notFound('Member not found');
+  if (!member) return false;
   await repo.removeMember(trx, board.id, userId);
   const cardIds = await repo.removeAssignments(trx, board.id, userId);
   emit('member.removed', { userId });
@@ -167,6 +172,7 @@ async function dropMember({ trx, board, emit }: WriteScope, userId: string): Pro
     const row = await trx.selectFrom('cards').selectAll().where('id', '=', cardId).executeTakeFirstOrThrow();
     emit('card.updated', { card: await loadCard(trx, row) });
   }
+  return true;
 }
 
 /**

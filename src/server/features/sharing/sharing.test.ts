@@ -359,20 +359,36 @@ eachDialect('sharing', (t) => {
     expect((await list(owner, boardId)).json().members.map((m: { id: string }) => m.id)).toEqual([other.id]);
   });
 
-  it('answers 404 for removing someone who is not a member, the owner included, changing nothing', async () => {
+  it('answers {success:true} for removing an id that is no member or no account, the owner included, changing nothing', async () => {
     const owner = await t.signUp();
     const stranger = await t.signUp();
     const board = await t.createBoard(owner);
     const before = await snapshot();
-    for (const query of [
-      `boardId=${board.id}&userId=${stranger.id}`,
-      `boardId=${board.id}&userId=${owner.id}`,
-      `boardId=${board.id}&userId=no-such-account`,
-      `boardId=${board.id}&mail=nobody%40example.test`,
-    ]) {
-      const res = await uninvite(owner, query);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: expect.any(String) });
+    for (const id of [stranger.id, owner.id, 'no-such-account']) {
+      const res = await uninvite(owner, `boardId=${board.id}&userId=${id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe('{"success":true}');
+    }
+    const pending = await uninvite(owner, `boardId=${board.id}&mail=nobody%40example.test`);
+    expect(pending.statusCode).toBe(404);
+    expect(pending.json()).toEqual({ error: expect.any(String) });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('still refuses removing any id on a board the caller may not share (403/404/409), changing nothing', async () => {
+    const owner = await t.signUp();
+    const editor = await t.signUp();
+    const stranger = await t.signUp();
+    const board = await t.createBoard(owner);
+    const archived = await t.createBoard(owner);
+    await invite(owner, { boardId: board.id, userId: editor.id, permission: 'edit' });
+    await t.inject(owner, { method: 'DELETE', url: `/api/data/board?id=${archived.id}&userId=${owner.id}` });
+    const before = await snapshot();
+    for (const id of [editor.id, 'no-such-account']) {
+      expect((await uninvite(editor, `boardId=${board.id}&userId=${id}`)).statusCode).toBe(403);
+      expect((await uninvite(stranger, `boardId=${board.id}&userId=${id}`)).statusCode).toBe(404);
+      expect((await uninvite(owner, `boardId=999999&userId=${id}`)).statusCode).toBe(404);
+      expect((await uninvite(owner, `boardId=${archived.id}&userId=${id}`)).statusCode).toBe(409);
     }
     expect(await snapshot()).toEqual(before);
   });

@@ -71,7 +71,7 @@ export function MarkdownView({
   onToggle?: (index: number, checked: boolean) => void;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const html = useMemo(() => renderMarkdown(content), [content]);
+  const html = useMemo(() => renderMarkdown(content, window.location.origin), [content]);
   const toggleRef = useRef(onToggle);
   useEffect(() => {
     toggleRef.current = onToggle;

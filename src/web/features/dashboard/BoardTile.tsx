@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { isSafeImage } from '../../../shared/addresses.js';
 import { archiveBoard, leaveBoard } from '../../api/mutations';
 import type { Board } from '../../api/types';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -43,7 +44,8 @@ export function readableColor(hex: string): string {
 
 /** The background of a board's tile and header: its cover image, else its colour, else the primary colour. */
 export function boardBackground(board: Pick<Board, 'image' | 'color'>): React.CSSProperties {
-  if (board.image)
+  // A cover stored before the server checked them could point at the API; such a board shows its colour instead.
+  if (board.image && isSafeImage(board.image, window.location.origin))
     return { backgroundImage: `linear-gradient(rgb(0 0 0 / 0.35), rgb(0 0 0 / 0.55)), url("${board.image}")`, color: '#ffffff' };
   if (board.color && /^#[0-9a-f]{6}$/i.test(board.color))
     return { backgroundColor: readableColor(board.color), color: '#ffffff' };
