@@ -27,6 +27,7 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { idempotentWrites } from './http/idempotency.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 import { createJobRunner } from './jobs/index.js';
@@ -99,6 +100,7 @@ export async function buildApp({
   await app.register(
     (data, _options, done) => {
       guardDataRoutes(data, deps);
+      idempotentWrites(data, database.db);
       boardRoutes(data, deps);
       areaRoutes(data, deps);
       cardRoutes(data, deps);

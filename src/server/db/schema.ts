@@ -282,6 +282,7 @@ export interface Schema {
   notifications: NotificationTable;
   jobs: JobTable;
   account_mail: AccountMailTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -289,3 +290,12 @@ export type NewBoard = Insertable<BoardTable>;
 export type UserRow = Selectable<UserTable>;
 export type AreaRow = Selectable<AreaTable>;
 export type CardRow = Selectable<CardTable>;
+
+export interface IdempotencyKeyTable {
+  userId: string;
+  key: string;
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+  createdAt: Timestamp;
+}

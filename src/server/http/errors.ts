@@ -3,6 +3,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** More for the client beside `error` (who already holds a claimed card, say). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

@@ -4,6 +4,7 @@ import { sendDigests } from '../features/notifications/digest.js';
 import { fireDueReminders } from '../features/notifications/reminders.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { pruneEvents } from '../realtime/event-log.js';
+import { pruneIdempotencyKeys } from '../http/idempotency.js';
 import { JobRunner, type Clock } from './runner.js';
 
 const MINUTE = 60_000;
@@ -17,5 +18,6 @@ export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobR
   if (deps.config.archiveRetentionDays > 0)
     runner.register('archive-retention', async ({ now }) => void (await purgeArchived(deps, now)), 24 * 60 * MINUTE);
   runner.register('prune-events', async ({ now }) => void (await pruneEvents(deps.database.db, now)), 6 * 60 * MINUTE);
+  runner.register('prune-idempotency', async ({ now }) => void (await pruneIdempotencyKeys(deps.database.db, now)), 60 * MINUTE);
   return runner;
 }
