@@ -28,6 +28,7 @@ import { profileRoutes } from './features/profile/avatar.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { idempotentWrites } from './http/idempotency.js';
+import { registerMcp } from './mcp/mcp.routes.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 import { createJobRunner } from './jobs/index.js';
@@ -95,6 +96,7 @@ export async function buildApp({
   registerAuthRoutes(app, deps.auth, config.baseUrl);
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
+  registerMcp(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 
   await app.register(
