@@ -8,7 +8,7 @@ import { isForeignOrigin, resolveActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { serviceVersion } from '../version.js';
 import { apiCaller, ToolError } from './api-call.js';
-import { tools, type Tool } from './tools.js';
+import { tools } from './tools.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false }));
@@ -107,7 +107,7 @@ function mcpServer(app: FastifyInstance, actor: Actor, key: string): Server {
       );
     }
     try {
-      const result = await (found).run(args, ctx);
+      const result = await found.run(args, ctx);
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
     } catch (error) {
       if (error instanceof ToolError) return failure(error.message);
