@@ -28,6 +28,8 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { idempotentWrites } from './http/idempotency.js';
+import { registerMcp } from './mcp/mcp.routes.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
@@ -98,11 +100,13 @@ export async function buildApp({
   registerAuthRoutes(app, deps.auth, config.baseUrl, new SignInLockout(database.db, clock));
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
+  registerMcp(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 
   await app.register(
     (data, _options, done) => {
       guardDataRoutes(data, deps);
+      idempotentWrites(data, database.db);
       boardRoutes(data, deps);
       areaRoutes(data, deps);
       cardRoutes(data, deps);

@@ -298,6 +298,7 @@ export interface Schema {
   account_mail: AccountMailTable;
   signin_failures: SignInFailureTable;
   invite_limits: InviteLimitTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -305,3 +306,12 @@ export type NewBoard = Insertable<BoardTable>;
 export type UserRow = Selectable<UserTable>;
 export type AreaRow = Selectable<AreaTable>;
 export type CardRow = Selectable<CardTable>;
+
+export interface IdempotencyKeyTable {
+  userId: string;
+  key: string;
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+  createdAt: Timestamp;
+}

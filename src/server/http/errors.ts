@@ -5,6 +5,8 @@ export class HttpError extends Error {
     message: string,
     /** Sent along, e.g. `Retry-After` with a 429. */
     readonly headers: Record<string, string> = {},
+    /** More for the client beside `error` (who already holds a claimed card, say). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }

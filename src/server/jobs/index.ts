@@ -6,6 +6,7 @@ import { sendDigests } from '../features/notifications/digest.js';
 import { fireDueReminders } from '../features/notifications/reminders.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { pruneEvents } from '../realtime/event-log.js';
+import { pruneIdempotencyKeys } from '../http/idempotency.js';
 import { JobRunner, type Clock } from './runner.js';
 
 const MINUTE = 60_000;
@@ -25,5 +26,6 @@ export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobR
     async ({ now }) => void (await pruneSignInFailures(deps.database.db, now)),
     60 * MINUTE,
   );
+  runner.register('prune-idempotency', async ({ now }) => void (await pruneIdempotencyKeys(deps.database.db, now)), 60 * MINUTE);
   return runner;
 }

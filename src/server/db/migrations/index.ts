@@ -7,6 +7,7 @@ import * as collaboration from './0004_collaboration.js';
 import * as notificationsJobs from './0005_notifications_jobs.js';
 import * as proxyHardening from './0006-proxy-hardening.js';
 import * as verifyInviteLimits from './0006-verify-invite-limits.js';
+import * as agentsIdempotency from './0006_agents_idempotency.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -19,6 +20,7 @@ const steps: Record<string, Step> = {
   '0005_notifications_jobs': notificationsJobs,
   '0006-proxy-hardening': proxyHardening,
   '0006-verify-invite-limits': verifyInviteLimits,
+  '0006_agents_idempotency': agentsIdempotency,
 };
 
 /**

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
+import { Card, CardCreate, CardListItem, CardUpdate, Person } from '../../../shared/api/cards.js';
 import { ErrorBody, Id, MAX_ID, Message, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { cardListJson, createCard, deleteCard, getCard, moveCard, updateCard } from './cards.service.js';
+import { claimCard } from './claim.js';
 import { duplicateCard } from './duplicate.js';
 
 const tags = ['Cards'];
@@ -80,6 +81,23 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => ({ card: await duplicateCard(deps, request.actor, request.body.cardID) }),
+  );
+
+  r.post(
+    '/card-claim',
+    {
+      schema: {
+        tags,
+        summary: 'Take a card nobody is on: I become its assignee; 409 with the assignees when someone already is',
+        body: Type.Object({ cardID: Id }),
+        response: {
+          200: Type.Object({ card: Card }),
+          ...writeErrors,
+          409: Type.Object({ error: Type.String(), assignees: Type.Optional(Type.Array(Person)) }),
+        },
+      },
+    },
+    async (request) => ({ card: await claimCard(deps, request.actor, request.body.cardID) }),
   );
 
   r.put(

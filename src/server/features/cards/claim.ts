@@ -1,0 +1,36 @@
+import type { Card } from '../../../shared/api/cards.js';
+import type { Actor } from '../../auth/actor.js';
+import { boardIdOf } from '../../access/policy.js';
+import { nowIso } from '../../db/dialect.js';
+import type { ServiceDeps } from '../../deps.js';
+import { writeBoard } from '../../events/board-write.js';
+import { HttpError } from '../../http/errors.js';
+import { recordActivity } from '../activity/activity.service.js';
+import { loadCard, writableCard } from './cards.service.js';
+
+/**
+ * Takes a card nobody is on: the caller becomes its assignee. The board's
+ * write turn (its row lock) makes the check and the insert one step, so of
+ * any number of claims at once exactly one wins and the rest are told who has it.
+ */
+export async function claimCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
+  const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
+  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
+    const row = await writableCard(trx, board.id, cardId);
+    const current = await loadCard(trx, row);
+    if (current.assignees.length > 0) {
+      throw new HttpError(409, 'The card is already assigned', {}, { assignees: current.assignees });
+    }
+    await trx.insertInto('card_assignees').values({ cardId, userId: actor.id, createdAt: nowIso() }).execute();
+    await recordActivity(trx, cardId, actor.id, 'assigned', { assigneeId: actor.id });
+    const updated = await trx
+      .updateTable('cards')
+      .set({ updatedAt: nowIso() })
+      .where('id', '=', cardId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const card = await loadCard(trx, updated);
+    emit('card.updated', { card });
+    return card;
+  });
+}

@@ -1,0 +1,134 @@
+import { expect, it } from 'vitest';
+import { cardNames, seedBoard, snapshot } from '../../../test/factories.js';
+import { eachDialect } from '../../../test/harness.js';
+import { pruneIdempotencyKeys } from './idempotency.js';
+
+eachDialect('Idempotency-Key', (t) => {
+  it('a repeat with the same key and body does nothing again and answers the stored status and body', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const send = () =>
+      t.inject(ada, {
+        method: 'POST',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': 'create-1' },
+        payload: { areaId: areas.Todo!.id, name: 'Once' },
+      });
+    const first = await send();
+    expect(first.statusCode).toBe(200);
+    const before = await snapshot(t);
+    const again = await send();
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await snapshot(t)).toEqual(before);
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Once']);
+  });
+
+  it('the same key with another body is a 422 and changes nothing', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const send = (name: string) =>
+      t.inject(ada, {
+        method: 'POST',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': 'k' },
+        payload: { areaId: areas.Todo!.id, name },
+      });
+    expect((await send('First')).statusCode).toBe(200);
+    const before = await snapshot(t);
+    const other = await send('Second');
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ error: 'This Idempotency-Key was already used for a different request' });
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('keys belong to an account: another account with the same key is another request', async () => {
+    const ada = await t.signUp('Ada');
+    const bob = await t.signUp('Bob');
+    const adaBoard = await seedBoard(t, ada, { Todo: [] });
+    const bobBoard = await seedBoard(t, bob, { Todo: [] });
+    for (const [user, areaId] of [
+      [ada, adaBoard.areas.Todo!.id],
+      [bob, bobBoard.areas.Todo!.id],
+    ] as const) {
+      const res = await t.inject(user, {
+        method: 'POST',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': 'shared-key' },
+        payload: { areaId, name: 'Mine' },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    expect(await cardNames(t, bob, bobBoard.areas.Todo!.id as number)).toEqual(['Mine']);
+  });
+
+  it('a refusal is stored too: the retry gets the same 4xx, and a 5xx-free answer is never run twice', async () => {
+    const ada = await t.signUp('Ada');
+    const send = () =>
+      t.inject(ada, {
+        method: 'PUT',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': 'missing' },
+        payload: { cardID: 99_999, name: 'x' },
+      });
+    const first = await send();
+    expect(first.statusCode).toBe(404);
+    const again = await send();
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual(first.json());
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('refuses a malformed key with 400 and nothing changed', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const before = await snapshot(t);
+    for (const key of ['', 'x'.repeat(256), 'tab\there', 'ünïcode']) {
+      const res = await t.inject(ada, {
+        method: 'POST',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': key },
+        payload: { areaId: areas.Todo!.id, name: 'No' },
+      });
+      expect(res.statusCode, JSON.stringify(key)).toBe(400);
+      expect(res.json()).toEqual({ error: 'Idempotency-Key must be 1 to 255 printable characters' });
+    }
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('concurrent first requests with one key run the write once', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.inject(ada, {
+          method: 'POST',
+          url: '/api/data/card',
+          headers: { 'idempotency-key': 'burst' },
+          payload: { areaId: areas.Todo!.id, name: 'Burst' },
+        }),
+      ),
+    );
+    // Each is either the answer, its replay, or "still being answered" (409) — never a second card.
+    for (const a of answers) expect([200, 409]).toContain(a.statusCode);
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Burst']);
+  });
+
+  it('answers are pruned after a day, then the key is free again', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const send = () =>
+      t.inject(ada, {
+        method: 'POST',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': 'daily' },
+        payload: { areaId: areas.Todo!.id, name: 'Daily' },
+      });
+    expect((await send()).statusCode).toBe(200);
+    expect(await pruneIdempotencyKeys(t.db, new Date(Date.now() + 60_000))).toBe(0);
+    expect(await pruneIdempotencyKeys(t.db, new Date(Date.now() + 25 * 3600_000))).toBeGreaterThan(0);
+    expect((await send()).headers['idempotent-replayed']).toBeUndefined();
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Daily', 'Daily']);
+  });
+});

@@ -1,0 +1,198 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, expect, it } from 'vitest';
+import { cardNames, seedBoard } from '../../../test/factories.js';
+import { eachDialect, type TestContext, type TestUser } from '../../../test/harness.js';
+import { Viewer } from '../../../test/realtime-client.js';
+
+const READ_TOOLS = ['get_board', 'get_card', 'list_boards', 'list_notifications', 'search_cards'];
+const WRITE_TOOLS = [
+  'add_comment',
+  'archive_card',
+  'assign',
+  'claim_card',
+  'create_area',
+  'create_card',
+  'mark_notifications_read',
+  'move_card',
+  'set_labels',
+  'update_card',
+];
+
+type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+
+eachDialect('MCP server', (t) => {
+  const open: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+
+  async function connect(key: string, header: 'bearer' | 'x-api-key' = 'bearer'): Promise<Client> {
+    const base = await t.listen();
+    const headers: Record<string, string> = header === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+    const client = new Client({ name: 'tavla-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+    open.push(client);
+    return client;
+  }
+
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Result;
+  const ok = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+    const result = await call(client, name, args);
+    if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
+    return result.structuredContent as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+
+  async function share(ctx: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
+    await ctx.db
+      .insertInto('board_members')
+      .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
+      .execute();
+  }
+
+  it('lists every tool for a full key and only the read tools for a read-only key', async () => {
+    const ada = await t.signUp('Ada');
+    const full = await connect(ada.key);
+    expect((await full.listTools()).tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    const readOnly = await connect(await t.createKey(ada, true), 'x-api-key');
+    expect((await readOnly.listTools()).tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
+    const tools = (await full.listTools()).tools;
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+  });
+
+  it('runs every tool against the real services, with the answers the API gives', async () => {
+    const ada = await t.signUp('Ada');
+    const bob = await t.signUp('Bob');
+    const { board, areas } = await seedBoard(t, ada, { Todo: [], Done: [] });
+    await share(t, board.id, bob, 'edit');
+    const agent = await connect(ada.key);
+
+    const boards = await ok(agent, 'list_boards');
+    expect(boards.owned.map((b: { id: number }) => b.id)).toEqual([board.id]);
+
+    const { area } = await ok(agent, 'create_area', { boardId: board.id, name: 'Later' });
+    expect(area.name).toBe('Later');
+    const { card } = await ok(agent, 'create_card', { areaId: areas.Todo!.id, name: 'Write the report', content: '- [ ] draft' });
+    const updated = await ok(agent, 'update_card', { cardId: card.id, done: true, name: 'Write the final report' });
+    expect(updated.card).toMatchObject({ name: 'Write the final report', status: 1 });
+
+    const labelled = await ok(agent, 'set_labels', { cardId: card.id, labels: ['urgent', 'Q4'] });
+    expect(labelled.card.labels.map((l: { name: string }) => l.name).sort()).toEqual(['Q4', 'urgent']);
+    const assigned = await ok(agent, 'assign', { cardId: card.id, userIds: [bob.id] });
+    expect(assigned.card.assignees.map((p: { id: string }) => p.id)).toEqual([bob.id]);
+
+    const { comment } = await ok(agent, 'add_comment', { cardId: card.id, content: 'Looks **good**' });
+    expect(comment.html).toContain('<strong>good</strong>');
+
+    const moved = await ok(agent, 'move_card', { cardId: card.id, toAreaId: areas.Done!.id });
+    expect(moved.card.area).toBe(areas.Done!.id);
+    expect(await cardNames(t, ada, areas.Done!.id as number)).toEqual(['Write the final report']);
+
+    const whole = await ok(agent, 'get_board', { boardId: board.id });
+    expect(whole.areas.map((a: { name: string }) => a.name)).toEqual(['Todo', 'Done', 'Later']);
+    expect(whole.areas[1].cards.map((c: { name: string }) => c.name)).toEqual(['Write the final report']);
+    expect(whole.members.map((m: { id: string }) => m.id).sort()).toEqual([ada.id, bob.id].sort());
+    expect(whole.labels).toHaveLength(2);
+
+    const found = await ok(agent, 'search_cards', { query: 'final rep' });
+    expect(found.cards.map((c: { id: number }) => c.id)).toEqual([card.id]);
+    const detail = await ok(agent, 'get_card', { cardId: card.id });
+    expect(detail.comments).toHaveLength(1);
+    expect(detail.activity.map((a: { type: string }) => a.type)).toContain('moved');
+
+    const { card: open } = await ok(agent, 'create_card', { areaId: areas.Todo!.id, name: 'Free task' });
+    const claimed = await ok(agent, 'claim_card', { cardId: open.id });
+    expect(claimed.card.assignees.map((p: { id: string }) => p.id)).toEqual([ada.id]);
+    const taken = await call(await connect(bob.key), 'claim_card', { cardId: open.id });
+    expect(taken.isError).toBe(true);
+    expect(taken.content[0]?.text).toBe('The card is already assigned');
+
+    const archived = await ok(agent, 'archive_card', { cardId: open.id });
+    expect(archived.message).toEqual(expect.any(String));
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual([]);
+
+    // Bob was assigned: he has a notification; he reads and marks it through his own agent.
+    const bobAgent = await connect(bob.key);
+    const inbox = await ok(bobAgent, 'list_notifications', { limit: 10 });
+    expect(inbox.unreadCount).toBeGreaterThan(0);
+    await ok(bobAgent, 'mark_notifications_read', { cardId: card.id });
+    const after = await ok(bobAgent, 'list_notifications', { limit: 10 });
+    expect(after.notifications.filter((n: { cardId: number; isRead: boolean }) => n.cardId === card.id && !n.isRead)).toEqual([]);
+  });
+
+  it('answers refusals as tool errors in the same words as the HTTP API', async () => {
+    const ada = await t.signUp('Ada');
+    const stranger = await t.signUp('Stranger');
+    const { cards } = await seedBoard(t, stranger, { Todo: ['Secret'] });
+    const agent = await connect(ada.key);
+    const http = await t.inject(ada, { method: 'GET', url: `/api/data/card?cardID=${cards.Secret!.id}` });
+    const viaMcp = await call(agent, 'get_card', { cardId: cards.Secret!.id });
+    expect(viaMcp.isError).toBe(true);
+    expect(viaMcp.content[0]?.text).toBe(http.json().error);
+
+    const bad = await call(agent, 'create_card', { areaId: 'x', name: 'n' });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toMatch(/areaId/);
+  });
+
+  it('a read-only key cannot run a write tool, and nothing changes', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const readOnly = await connect(await t.createKey(ada, true));
+    const refused = await call(readOnly, 'create_card', { areaId: areas.Todo!.id, name: 'Nope' });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text).toBe('This API key is read-only');
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual([]);
+  });
+
+  it('a move through MCP reaches a realtime viewer', async () => {
+    const ada = await t.signUp('Ada');
+    const { board, areas, cards } = await seedBoard(t, ada, { Todo: ['Ship'], Done: [] });
+    const viewer = await Viewer.connect(await t.listen(), { 'x-api-key': ada.key });
+    try {
+      viewer.send({ type: 'subscribe', boardId: board.id });
+      await viewer.next('subscribed');
+      await ok(await connect(ada.key), 'move_card', { cardId: cards.Ship!.id, toAreaId: areas.Done!.id, position: 0 });
+      const event = await viewer.next('event', (m) => m.name === 'card.moved');
+      expect(event.boardId).toBe(board.id);
+    } finally {
+      viewer.socket.close();
+    }
+  });
+
+  it('an idempotent retry creates the card once', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const agent = await connect(ada.key);
+    const args = { areaId: areas.Todo!.id, name: 'Once only', idempotencyKey: 'agent-run-42' };
+    const first = await ok(agent, 'create_card', args);
+    const retry = await ok(agent, 'create_card', args);
+    expect(retry.card.id).toBe(first.card.id);
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Once only']);
+  });
+
+  it('refuses requests without a valid key (401), with a session cookie only (401), or from a foreign origin (403)', async () => {
+    const ada = await t.signUp('Ada');
+    const base = await t.listen();
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    const post = (headers: Record<string, string>) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
+    const none = await post({});
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { error: string }).error).toMatch(/API key is required/);
+    expect((await post({ authorization: 'Bearer tvk_wrong' })).status).toBe(401);
+    expect((await post({ cookie: ada.cookie })).status).toBe(401);
+    expect((await post({ authorization: `Bearer ${ada.key}`, origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ authorization: `Bearer ${ada.key}` })).status).toBe(200);
+  });
+});
