@@ -8,7 +8,10 @@ import { HttpError } from './errors.js';
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.status).headers(error.headers).send({ ...error.details, error: error.message });
+      return reply
+        .status(error.status)
+        .headers(error.headers)
+        .send({ ...error.details, error: error.message });
     }
     if (error.validation) {
       return reply.status(400).send({ error: validationMessage(error) });
