@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor.js';
-import { requireBoard, type Level, type RequiredLevel } from '../access/policy.js';
+import { requireBoard, type Level, type RequiredLevel, type Subject } from '../access/policy.js';
 import type { Db } from '../db/database.js';
 import { nowIso, type DialectName } from '../db/dialect.js';
 import { sql } from 'kysely';
@@ -67,14 +67,17 @@ export async function writeBoard<T>(
   boardId: number,
   needed: RequiredLevel,
   work: (scope: WriteScope) => Promise<T>,
-  options: { allowArchived?: boolean } = {},
+  options: { allowArchived?: boolean; subject?: Subject } = {},
 ): Promise<T> {
   const { db, dialect } = deps.database;
   const after: Array<() => Promise<void>> = [];
   // SQLite already runs one transaction at a time on its one connection.
   const { result, events } = await (dialect === 'postgres' ? inTurn : direct)(boardId, () =>
     db.transaction().execute(async (trx) => {
-      const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, true);
+      const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, {
+        lock: true,
+        subject: options.subject,
+      });
       if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
       const drafts: Draft[] = [];
       const result = await work({

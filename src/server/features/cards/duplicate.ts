@@ -1,14 +1,14 @@
 import type { Card } from '../../../shared/api/cards.js';
 import { texts } from '../../i18n/messages.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { uploadStore } from '../../files/store.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableArea } from '../areas/areas.service.js';
 import { copyCardRelations } from './cards.repository.js';
@@ -21,7 +21,7 @@ const END = 2_147_483_647;
 /** A card that can be copied: on this board, not archived, in an area that is not archived. */
 async function copyableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
   const card = await findCard(db, cardId);
-  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (!card || card.boardId !== boardId) throw missing('Card');
   if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
   await writableArea(db, boardId, card.areaId);
   return card;
@@ -40,7 +40,7 @@ async function copyableCard(db: Db, boardId: number, cardId: number): Promise<Ca
 export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
   const { db, dialect } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
-  const { board } = await requireBoard(db, dialect, actor, boardId, 'edit');
+  const { board } = await requireBoard(db, dialect, actor, boardId, 'edit', { subject: 'Card' });
   if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
   await copyableCard(db, boardId, cardId);
 
@@ -67,53 +67,60 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   const used = new Set<string>();
   let card: Card;
   try {
-    card = await writeBoard(deps, actor, boardId, 'edit', async (scope) => {
-      const { trx, board, emit } = scope;
-      const original = await copyableCard(trx, board.id, cardId);
-      const now = nowIso();
-      await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
-      const row = await trx
-        .insertInto('cards')
-        .values({
-          areaId: original.areaId,
-          boardId: board.id,
-          name: original.name,
-          content: original.content,
-          status: original.status,
-          sort: original.sort + 1,
-          dueDate: toIso(original.dueDate),
-          repeatEvery: original.repeatEvery,
-          repeatAnchor: toIso(original.repeatAnchor),
-          repeatAreaId: original.repeatAreaId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    card = await writeBoard(
+      deps,
+      actor,
+      boardId,
+      'edit',
+      async (scope) => {
+        const { trx, board, emit } = scope;
+        const original = await copyableCard(trx, board.id, cardId);
+        const now = nowIso();
+        await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
+        const row = await trx
+          .insertInto('cards')
+          .values({
+            areaId: original.areaId,
+            boardId: board.id,
+            name: original.name,
+            content: original.content,
+            status: original.status,
+            sort: original.sort + 1,
+            dueDate: toIso(original.dueDate),
+            repeatEvery: original.repeatEvery,
+            repeatAnchor: toIso(original.repeatAnchor),
+            repeatAreaId: original.repeatAreaId,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
 
-      await copyCardRelations(trx, original.id, row.id, now);
+        await copyCardRelations(trx, original.id, row.id, now);
 
-      const attachments = await trx
-        .selectFrom('attachments')
-        .selectAll()
-        .where('cardId', '=', original.id)
-        .orderBy('id')
-        .execute();
-      for (const a of attachments) {
-        // A linked attachment is copied as it is; a stored one only when its file was copied.
-        const storedName = a.storedName === null ? null : copies.get(a.id);
-        if (storedName === undefined || (storedName === null && a.url === null)) continue;
-        if (storedName !== null) used.add(storedName);
-        await insertAttachment(trx, row.id, a, storedName, now);
-      }
+        const attachments = await trx
+          .selectFrom('attachments')
+          .selectAll()
+          .where('cardId', '=', original.id)
+          .orderBy('id')
+          .execute();
+        for (const a of attachments) {
+          // A linked attachment is copied as it is; a stored one only when its file was copied.
+          const storedName = a.storedName === null ? null : copies.get(a.id);
+          if (storedName === undefined || (storedName === null && a.url === null)) continue;
+          if (storedName !== null) used.add(storedName);
+          await insertAttachment(trx, row.id, a, storedName, now);
+        }
 
-      await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
-      const card = await loadCard(trx, row);
-      emit('card.created', { card });
-      const message = texts[deps.config.language].cardCreated({ actor: actor.name, card: card.name, board: board.name });
-      await tellBoard(scope, deps, card.id, 'card_created', message);
-      return card;
-    });
+        await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
+        const card = await loadCard(trx, row);
+        emit('card.created', { card });
+        const message = texts[deps.config.language].cardCreated({ actor: actor.name, card: card.name, board: board.name });
+        await tellBoard(scope, deps, card.id, 'card_created', message);
+        return card;
+      },
+      { subject: 'Card' },
+    );
   } catch (error) {
     await store.remove(copies.values());
     throw error;
