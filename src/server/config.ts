@@ -23,6 +23,8 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts allowed per client address per minute. */
   signInRateLimit: number;
+  /** Memory for kept card-list answers, in MiB (0 keeps none). */
+  cardListCacheMb: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: flag('TRUST_PROXY', false),
     signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
+    cardListCacheMb: integer('CARD_LIST_CACHE_MB', 32, 0, 4096),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

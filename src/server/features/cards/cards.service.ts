@@ -1,6 +1,6 @@
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireArea, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireArea, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';
@@ -8,7 +8,7 @@ import type { CardRow, CardTable } from '../../db/schema.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope, type WriteScope } from '../../events/board-write.js';
 import { discardAfterCommit } from '../../files/store.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
 import { texts } from '../../i18n/messages.js';
@@ -16,6 +16,7 @@ import { recordActivity, type ActivityData, type ActivityType } from '../activit
 import { boardAudience, notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
+import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
 import { closeGap, placeCard } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
@@ -30,9 +31,6 @@ export async function loadCard(db: Db, row: CardRow): Promise<Card> {
   return presentCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [], reminders });
 }
 
-const LIST_CACHE_SIZE = 2000;
-const listCaches = new WeakMap<Db, Map<string, string>>();
-
 /**
  * The `{cards}` answer of an area, as JSON. Every change to a board raises
  * its version, so the answer for (area, version, filter) never changes: it
@@ -40,25 +38,22 @@ const listCaches = new WeakMap<Db, Map<string, string>>();
  * read from the database each time, so this holds across processes too.
  */
 export async function cardListJson(
-  deps: Pick<ServiceDeps, 'database'>,
+  deps: Pick<ServiceDeps, 'database' | 'config'>,
   actor: Actor,
   areaId: number,
-  filter: { assignee?: string; unassigned?: boolean },
+  filter: CardListFilter,
 ): Promise<string> {
   const { db } = deps.database;
   const { area, board } = await requireArea(db, actor, areaId, 'read');
-  const key = `${areaId}|${board.version}|${filter.unassigned ? 'u' : ''}|${filter.assignee ?? ''}`;
-  let cache = listCaches.get(db);
-  if (!cache) listCaches.set(db, (cache = new Map<string, string>()));
-  const hit = cache.get(key);
+  const cache = cardListCacheOf(db, deps.config.cardListCacheMb * 1024 * 1024);
+  const hit = cache.get(areaId, board.version, filter);
   if (hit !== undefined) return hit;
   // The cards of an archived area are out of sight until it is restored.
   let cards = area.archivedAt === null ? await visibleCards(db, areaId) : [];
   if (filter.unassigned) cards = cards.filter((c) => c.assignees.length === 0);
   else if (filter.assignee !== undefined) cards = cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
   const json = JSON.stringify({ cards });
-  if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, json);
+  cache.set(areaId, board.version, filter, json);
   return json;
 }
 
@@ -77,8 +72,8 @@ export async function visibleCards(db: Db, areaId: number): Promise<CardListItem
 export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
   const { db, dialect } = deps.database;
   const row = await repo.findCard(db, cardId);
-  if (!row) throw notFound('Card not found');
-  await requireBoard(db, dialect, actor, row.boardId, 'read');
+  if (!row) throw missing('Card');
+  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Card' });
   return loadCard(db, row);
 }
 
@@ -86,40 +81,47 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
-  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
-    const { trx, board, emit } = scope;
-    const area = await writableArea(trx, board.id, input.areaId);
-    const now = nowIso();
-    const row = await trx
-      .insertInto('cards')
-      .values({
-        areaId: area.id,
-        boardId: board.id,
-        name,
-        content: input.content ?? '',
-        status: input.status ?? 0,
-        sort: await repo.countInArea(trx, area.id),
-        dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
-        repeatEvery: null,
-        repeatAnchor: null,
-        repeatAreaId: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordActivity(trx, row.id, actor.id, 'created', null);
-    const card = await loadCard(trx, row);
-    emit('card.created', { card });
-    await tellBoard(
-      scope,
-      deps,
-      card.id,
-      'card_created',
-      texts[deps.config.language].cardCreated({ actor: actor.name, card: name, board: board.name }),
-    );
-    return card;
-  });
+  return writeBoard(
+    deps,
+    actor,
+    boardId,
+    'edit',
+    async (scope) => {
+      const { trx, board, emit } = scope;
+      const area = await writableArea(trx, board.id, input.areaId);
+      const now = nowIso();
+      const row = await trx
+        .insertInto('cards')
+        .values({
+          areaId: area.id,
+          boardId: board.id,
+          name,
+          content: input.content ?? '',
+          status: input.status ?? 0,
+          sort: await repo.countInArea(trx, area.id),
+          dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
+          repeatEvery: null,
+          repeatAnchor: null,
+          repeatAreaId: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordActivity(trx, row.id, actor.id, 'created', null);
+      const card = await loadCard(trx, row);
+      emit('card.created', { card });
+      await tellBoard(
+        scope,
+        deps,
+        card.id,
+        'card_created',
+        texts[deps.config.language].cardCreated({ actor: actor.name, card: name, board: board.name }),
+      );
+      return card;
+    },
+    { subject: 'Area' },
+  );
 }
 
 /** A notification about a card for everyone on its board but the one who acted. */
@@ -144,7 +146,7 @@ export async function tellBoard(
 /** A card of this board that can take changes: 404 when gone, 409 when it or its area is archived. */
 export async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
   const card = await repo.findCard(db, cardId);
-  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (!card || card.boardId !== boardId) throw missing('Card');
   if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
   await writableArea(db, boardId, card.areaId);
   return card;
@@ -153,82 +155,90 @@ export async function writableCard(db: Db, boardId: number, cardId: number): Pro
 /** Changes the fields given (a field left out stays, `null` clears). */
 export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpdate): Promise<{ card: Card; next: Card | null }> {
   const boardId = await boardIdOf(deps.database.db, 'cards', input.cardID);
-  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
-    const { trx, board, emit } = scope;
-    const card = await writableCard(trx, board.id, input.cardID);
-    const changes: Updateable<CardTable> = {};
+  return writeBoard(
+    deps,
+    actor,
+    boardId,
+    'edit',
+    async (scope) => {
+      const { trx, board, emit } = scope;
+      const card = await writableCard(trx, board.id, input.cardID);
+      const changes: Updateable<CardTable> = {};
 
-    if (input.name !== undefined) {
-      changes.name = input.name.trim();
-      if (changes.name === '') throw badRequest('body: name must not be blank');
-    }
-    if (input.content !== undefined) changes.content = input.content;
-    if (input.status !== undefined) changes.status = input.status;
-    const newDue =
-      input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate).toISOString();
-    if (newDue !== undefined) changes.dueDate = newDue;
+      if (input.name !== undefined) {
+        changes.name = input.name.trim();
+        if (changes.name === '') throw badRequest('body: name must not be blank');
+      }
+      if (input.content !== undefined) changes.content = input.content;
+      if (input.status !== undefined) changes.status = input.status;
+      const newDue =
+        input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate).toISOString();
+      if (newDue !== undefined) changes.dueDate = newDue;
 
-    const dueDate = newDue !== undefined ? newDue : toIso(card.dueDate);
-    const rhythm = input.repeatEvery !== undefined ? input.repeatEvery : (card.repeatEvery as Rhythm | null);
-    if (rhythm !== null && dueDate === null) throw badRequest('body: repeatEvery needs a dueDate');
-    // Setting the rhythm or moving the date starts the series afresh from this date and area.
-    const restart = input.repeatEvery !== undefined || newDue !== undefined;
-    const series = restart
-      ? { anchor: dueDate, areaId: rhythm === null ? null : card.areaId }
-      : { anchor: toIso(card.repeatAnchor) ?? dueDate, areaId: card.repeatAreaId };
-    if (restart)
-      Object.assign(changes, { repeatEvery: rhythm, repeatAnchor: rhythm && series.anchor, repeatAreaId: series.areaId });
+      const dueDate = newDue !== undefined ? newDue : toIso(card.dueDate);
+      const rhythm = input.repeatEvery !== undefined ? input.repeatEvery : (card.repeatEvery as Rhythm | null);
+      if (rhythm !== null && dueDate === null) throw badRequest('body: repeatEvery needs a dueDate');
+      // Setting the rhythm or moving the date starts the series afresh from this date and area.
+      const restart = input.repeatEvery !== undefined || newDue !== undefined;
+      const series = restart
+        ? { anchor: dueDate, areaId: rhythm === null ? null : card.areaId }
+        : { anchor: toIso(card.repeatAnchor) ?? dueDate, areaId: card.repeatAreaId };
+      if (restart)
+        Object.assign(changes, { repeatEvery: rhythm, repeatAnchor: rhythm && series.anchor, repeatAreaId: series.areaId });
 
-    const record = <K extends ActivityType>(type: K, data: ActivityData[K]) => recordActivity(trx, card.id, actor.id, type, data);
-    let labelsChanged = false;
-    if (input.labelIds !== undefined) {
-      const { added, removed, boardLabelsChanged } = await setCardLabels(trx, board.id, card.id, input.labelIds);
-      labelsChanged = boardLabelsChanged;
-      if (added.length + removed.length > 0) await record('labels', { added, removed });
-    }
-    const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
-    if (people !== undefined) {
-      const { added, removed } = await setAssignees(trx, board.id, card.id, people);
-      for (const assigneeId of added) await record('assigned', { assigneeId });
-      const t = texts[deps.config.language];
-      if (added.length > 0)
-        await tellBoard(
-          scope,
-          deps,
-          card.id,
-          'card_assigned',
-          t.cardAssigned({ actor: actor.name, card: changes.name ?? card.name }),
-          added,
-        );
-      for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
-    }
-    if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
-    if (changes.status !== undefined && changes.status !== card.status) {
-      await record('status', { done: changes.status === 1 });
-      const p = { actor: actor.name, card: changes.name ?? card.name };
-      const t = texts[deps.config.language];
-      await tellBoard(scope, deps, card.id, 'card_status_changed', changes.status === 1 ? t.cardDone(p) : t.cardReopened(p));
-    }
-    if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
-    if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
-      await record('repeat', { every: input.repeatEvery });
+      const record = <K extends ActivityType>(type: K, data: ActivityData[K]) =>
+        recordActivity(trx, card.id, actor.id, type, data);
+      let labelsChanged = false;
+      if (input.labelIds !== undefined) {
+        const { added, removed, boardLabelsChanged } = await setCardLabels(trx, board.id, card.id, input.labelIds);
+        labelsChanged = boardLabelsChanged;
+        if (added.length + removed.length > 0) await record('labels', { added, removed });
+      }
+      const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
+      if (people !== undefined) {
+        const { added, removed } = await setAssignees(trx, board.id, card.id, people);
+        for (const assigneeId of added) await record('assigned', { assigneeId });
+        const t = texts[deps.config.language];
+        if (added.length > 0)
+          await tellBoard(
+            scope,
+            deps,
+            card.id,
+            'card_assigned',
+            t.cardAssigned({ actor: actor.name, card: changes.name ?? card.name }),
+            added,
+          );
+        for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
+      }
+      if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
+      if (changes.status !== undefined && changes.status !== card.status) {
+        await record('status', { done: changes.status === 1 });
+        const p = { actor: actor.name, card: changes.name ?? card.name };
+        const t = texts[deps.config.language];
+        await tellBoard(scope, deps, card.id, 'card_status_changed', changes.status === 1 ? t.cardDone(p) : t.cardReopened(p));
+      }
+      if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
+      if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
+        await record('repeat', { every: input.repeatEvery });
 
-    const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
-    if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
-    const row = await trx
-      .updateTable('cards')
-      .set({ ...changes, updatedAt: nowIso() })
-      .where('id', '=', card.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const updated = await loadCard(trx, row);
-    emit('card.updated', { card: updated });
-    if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+      const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
+      if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
+      const row = await trx
+        .updateTable('cards')
+        .set({ ...changes, updatedAt: nowIso() })
+        .where('id', '=', card.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const updated = await loadCard(trx, row);
+      emit('card.updated', { card: updated });
+      if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
 
-    const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
-    if (next) await record('repeated', { nextId: next.id, dueDate: next.dueDate! });
-    return { card: updated, next };
-  });
+      const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
+      if (next) await record('repeated', { nextId: next.id, dueDate: next.dueDate! });
+      return { card: updated, next };
+    },
+    { subject: 'Card' },
+  );
 }
 
 /**
@@ -311,20 +321,27 @@ async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<
 /** Archives a card, or removes it with everything on it (`permanent`). */
 export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
   const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
-  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
-    const card = await repo.findCard(trx, cardId);
-    if (!card) throw notFound('Card not found');
-    if (permanent) {
-      await removeCard({ trx, board, emit, afterCommit }, deps, card);
-      return 'Card deleted permanently';
-    }
-    if (card.archivedAt !== null) return 'Card archived';
-    await writableArea(trx, board.id, card.areaId);
-    await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
-    await recordActivity(trx, card.id, actor.id, 'archived', null);
-    emit('card.archived', { cardId: card.id, areaId: card.areaId });
-    return 'Card archived';
-  });
+  return writeBoard(
+    deps,
+    actor,
+    boardId,
+    'edit',
+    async ({ trx, board, emit, afterCommit }) => {
+      const card = await repo.findCard(trx, cardId);
+      if (!card) throw missing('Card');
+      if (permanent) {
+        await removeCard({ trx, board, emit, afterCommit }, deps, card);
+        return 'Card deleted permanently';
+      }
+      if (card.archivedAt !== null) return 'Card archived';
+      await writableArea(trx, board.id, card.areaId);
+      await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
+      await recordActivity(trx, card.id, actor.id, 'archived', null);
+      emit('card.archived', { cardId: card.id, areaId: card.areaId });
+      return 'Card archived';
+    },
+    { subject: 'Card' },
+  );
 }
 
 /** Removes a card with its comments, attachments (files after the commit) and the labels only it wore. */
@@ -356,21 +373,34 @@ export async function moveCard(
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<void> {
   const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
-  await writeBoard(deps, actor, boardId, 'edit', async (scope) => {
-    const { trx, board, emit } = scope;
-    const card = await repo.findCard(trx, move.cardId);
-    if (!card) throw notFound('Card not found');
-    const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
-    if (from?.boardId !== board.id || to?.boardId !== board.id) throw badRequest("body: both areas must be on the card's board");
-    if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
-    if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
-    if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
-    const newIndex = await placeCard(trx, card, to.id, move.newIndex);
-    if (from.id !== to.id) {
-      await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
-      const message = texts[deps.config.language].cardMoved({ actor: actor.name, card: card.name, from: from.name, to: to.name });
-      await tellBoard(scope, deps, card.id, 'card_moved', message);
-    }
-    emit('card.moved', { cardId: card.id, fromAreaId: from.id, toAreaId: to.id, newIndex });
-  });
+  await writeBoard(
+    deps,
+    actor,
+    boardId,
+    'edit',
+    async (scope) => {
+      const { trx, board, emit } = scope;
+      const card = await repo.findCard(trx, move.cardId);
+      if (!card) throw missing('Card');
+      const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
+      if (from?.boardId !== board.id || to?.boardId !== board.id)
+        throw badRequest("body: both areas must be on the card's board");
+      if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
+      if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
+      if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
+      const newIndex = await placeCard(trx, card, to.id, move.newIndex);
+      if (from.id !== to.id) {
+        await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
+        const message = texts[deps.config.language].cardMoved({
+          actor: actor.name,
+          card: card.name,
+          from: from.name,
+          to: to.name,
+        });
+        await tellBoard(scope, deps, card.id, 'card_moved', message);
+      }
+      emit('card.moved', { cardId: card.id, fromAreaId: from.id, toAreaId: to.id, newIndex });
+    },
+    { subject: 'Card' },
+  );
 }
