@@ -44,14 +44,26 @@ export const Card = Type.Intersect([
 ]);
 export type Card = Static<typeof Card>;
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
+/**
+ * The longest card description, in characters: far beyond any note a person
+ * writes, and short enough that rendering it never holds up the server.
+ */
+export const CARD_CONTENT_MAX_LENGTH = 100_000;
+/** The longest card name, in characters. */
+export const CARD_NAME_MAX_LENGTH = 255;
+
+const Name = Type.String({ minLength: 1, maxLength: CARD_NAME_MAX_LENGTH });
+const Content = Type.String({
+  maxLength: CARD_CONTENT_MAX_LENGTH,
+  description: `Markdown, at most ${CARD_CONTENT_MAX_LENGTH} characters`,
+});
 const DueDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 const Status = Type.Union([Type.Literal(0), Type.Literal(1)]);
 
 export const CardCreate = Type.Object({
   areaId: Id,
   name: Name,
-  content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  content: Type.Optional(Content),
   status: Type.Optional(Status),
   dueDate: Type.Optional(DueDate),
 });
@@ -60,7 +72,7 @@ export type CardCreate = Static<typeof CardCreate>;
 export const CardUpdate = Type.Object({
   cardID: Id,
   name: Type.Optional(Name),
-  content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  content: Type.Optional(Content),
   status: Type.Optional(Status),
   dueDate: Type.Optional(DueDate),
   labelIds: Type.Optional(Type.Array(Id, { maxItems: 100 })),

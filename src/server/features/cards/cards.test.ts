@@ -193,6 +193,34 @@ eachDialect('cards', (t) => {
     expect(await snapshot(t)).toEqual(before);
   });
 
+  it('refuses a description over 100,000 characters or a name over 255 (400 naming the limit), storing nothing', async () => {
+    const user = await t.signUp();
+    const { areas, cards } = await seedBoard(t, user, { A: ['x'] });
+    const id = cards.x!.id;
+    const before = await snapshot(t);
+    const long = 'x'.repeat(100_001);
+    const refusals = [
+      await t.inject(user, {
+        method: 'POST',
+        url: '/api/data/card',
+        payload: { areaId: areas.A!.id, name: 'big', content: long },
+      }),
+      await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, content: long } }),
+      await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, content: '😀'.repeat(100_001) } }),
+    ];
+    for (const res of refusals) expect([res.statusCode, res.json()]).toEqual([400, { error: expect.stringContaining('100000') }]);
+    const longName = await t.inject(user, {
+      method: 'PUT',
+      url: '/api/data/card',
+      payload: { cardID: id, name: 'n'.repeat(256) },
+    });
+    expect([longName.statusCode, longName.json().error]).toEqual([400, expect.stringContaining('255')]);
+    expect(await snapshot(t)).toEqual(before);
+
+    // The limit itself is allowed (an emoji is one character).
+    expect((await updateCard(t, user, id, { content: '😀'.repeat(100_000) })).card.content).toHaveLength(200_000);
+  });
+
   it('validates PUT input and changes nothing on refusal', async () => {
     const user = await t.signUp();
     const { cards } = await seedBoard(t, user, { A: ['x'] });

@@ -1,4 +1,10 @@
-import { COMMENT_MAX_LENGTH, type Comment, type CommentCreate, type CommentUpdate } from '../../../shared/api/comments.js';
+import {
+  COMMENT_MAX_LENGTH,
+  COMMENT_PAGE_MAX,
+  type Comment,
+  type CommentCreate,
+  type CommentUpdate,
+} from '../../../shared/api/comments.js';
 import { texts } from '../../i18n/messages.js';
 import { boardAudience, notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
@@ -25,12 +31,22 @@ function validContent(raw: string): string {
   return content;
 }
 
-/** A card's comments, oldest first (archived cards too: reads still work for those with access). */
-export async function listComments(deps: Pick<Deps, 'database'>, actor: Actor, cardId: number): Promise<Comment[]> {
+/**
+ * A page of a card's comments: the newest `limit` (older than the comment
+ * `before`, when given), oldest first. Archived cards too: reads still work
+ * for those with access.
+ */
+export async function listComments(
+  deps: Pick<Deps, 'database'>,
+  actor: Actor,
+  cardId: number,
+  page: { limit?: number; before?: number } = {},
+): Promise<Comment[]> {
   const { db, dialect } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
   await requireBoard(db, dialect, actor, boardId, 'read', { subject: 'Card' });
-  return (await repo.commentsOfCard(db, cardId)).map(presentComment);
+  const rows = await repo.commentsOfCard(db, cardId, { limit: page.limit ?? COMMENT_PAGE_MAX, before: page.before });
+  return rows.map(presentComment);
 }
 
 async function loadComment(db: Db, id: number): Promise<Comment> {
