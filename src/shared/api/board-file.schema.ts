@@ -1,6 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { CARD_CONTENT_MAX_LENGTH } from './cards.js';
-import { COMMENT_MAX_LENGTH } from './comments.js';
+import { CARD_CONTENT_MAX_LENGTH, COMMENT_MAX_LENGTH } from '../limits.js';
 
 /**
  * The board file (`<id>-<name>.json` in a board export, `boards/<id>-<name>.json`

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CARD_CONTENT_MAX_LENGTH, CARD_NAME_MAX_LENGTH } from '../limits.js';
 import { Id, NullableString } from './common.js';
 
 export const Person = Type.Object({
@@ -43,14 +44,6 @@ export const Card = Type.Intersect([
   }),
 ]);
 export type Card = Static<typeof Card>;
-
-/**
- * The longest card description, in characters: far beyond any note a person
- * writes, and short enough that rendering it never holds up the server.
- */
-export const CARD_CONTENT_MAX_LENGTH = 100_000;
-/** The longest card name, in characters. */
-export const CARD_NAME_MAX_LENGTH = 255;
 
 const Name = Type.String({ minLength: 1, maxLength: CARD_NAME_MAX_LENGTH });
 const Content = Type.String({

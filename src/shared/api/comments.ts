@@ -1,11 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { COMMENT_MAX_LENGTH } from '../limits.js';
 import { Id, NullableString } from './common.js';
-
-/** The longest comment, in characters, after trimming: no one writes more, and rendering it stays quick. */
-export const COMMENT_MAX_LENGTH = 20_000;
-
-/** The most comments one page of GET /comment holds, and the page when no `limit` is given. */
-export const COMMENT_PAGE_MAX = 100;
 
 export const CommentAuthor = Type.Object({ id: Type.String(), name: Type.String(), image: NullableString });
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { COMMENT_PAGE_MAX, Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
+import { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
+import { COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { ErrorBody, Id, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';

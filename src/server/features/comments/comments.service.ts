@@ -1,10 +1,5 @@
-import {
-  COMMENT_MAX_LENGTH,
-  COMMENT_PAGE_MAX,
-  type Comment,
-  type CommentCreate,
-  type CommentUpdate,
-} from '../../../shared/api/comments.js';
+import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
+import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { texts } from '../../i18n/messages.js';
 import { boardAudience, notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
