@@ -83,35 +83,27 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
 
   const subject = type === 'card' ? 'Card' : 'Area';
   const boardId = await boardIdOf(deps.database.db, type === 'card' ? 'cards' : 'areas', id);
-  await writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async ({ trx, emit }) => {
-      const card =
-        type === 'card' ? await trx.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
-      const area = await trx
-        .selectFrom('areas')
-        .selectAll()
-        .where('id', '=', card?.areaId ?? id)
-        .executeTakeFirst();
-      if (!area || (type === 'card' && !card)) throw missing(subject);
-      // A card whose area is archived comes back with its area, and the area with all its cards.
-      if (area.archivedAt !== null) await restoreArea(trx, area, emit);
-      if (card?.archivedAt) {
-        const row = await trx
-          .updateTable('cards')
-          .set({ archivedAt: null, updatedAt: nowIso() })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await recordActivity(trx, row.id, actor.id, 'restored', null);
-        emit('card.restored', { card: await loadCard(trx, row) });
-      }
-    },
-    { subject },
-  );
+  await writeBoard(deps, actor, { boardId, subject }, 'edit', async ({ trx, emit }) => {
+    const card = type === 'card' ? await trx.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    const area = await trx
+      .selectFrom('areas')
+      .selectAll()
+      .where('id', '=', card?.areaId ?? id)
+      .executeTakeFirst();
+    if (!area || (type === 'card' && !card)) throw missing(subject);
+    // A card whose area is archived comes back with its area, and the area with all its cards.
+    if (area.archivedAt !== null) await restoreArea(trx, area, emit);
+    if (card?.archivedAt) {
+      const row = await trx
+        .updateTable('cards')
+        .set({ archivedAt: null, updatedAt: nowIso() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordActivity(trx, row.id, actor.id, 'restored', null);
+      emit('card.restored', { card: await loadCard(trx, row) });
+    }
+  });
   return { success: true, boardId };
 }
 

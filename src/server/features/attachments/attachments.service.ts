@@ -135,34 +135,27 @@ export async function createAttachment(
   const filename = safeFilename(file.filename);
   const saved = await store.save(file.stream, { limitBytes: limitBytes(deps), extension: () => extensionOf(filename) });
   try {
-    return await writeBoard(
-      deps,
-      actor,
-      target.boardId,
-      'edit',
-      async ({ trx, board, emit }) => {
-        const card = await writableCard(trx, board.id, target.cardId);
-        const row = await trx
-          .insertInto('attachments')
-          .values({
-            cardId: card.id,
-            filename,
-            filetype: normalizeType(file.mimetype),
-            filesize: saved.size,
-            storedName: saved.storedName,
-            url: null,
-            userId: actor.id,
-            createdAt: nowIso(),
-          })
-          .returning(['id', 'filename', 'filetype', 'filesize', 'createdAt'])
-          .executeTakeFirstOrThrow();
-        await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename });
-        const attachment = presentAttachment(row);
-        emit('attachment.created', { cardId: card.id, attachment });
-        return attachment;
-      },
-      { subject: 'Card' },
-    );
+    return await writeBoard(deps, actor, { boardId: target.boardId, subject: 'Card' }, 'edit', async ({ trx, board, emit }) => {
+      const card = await writableCard(trx, board.id, target.cardId);
+      const row = await trx
+        .insertInto('attachments')
+        .values({
+          cardId: card.id,
+          filename,
+          filetype: normalizeType(file.mimetype),
+          filesize: saved.size,
+          storedName: saved.storedName,
+          url: null,
+          userId: actor.id,
+          createdAt: nowIso(),
+        })
+        .returning(['id', 'filename', 'filetype', 'filesize', 'createdAt'])
+        .executeTakeFirstOrThrow();
+      await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename });
+      const attachment = presentAttachment(row);
+      emit('attachment.created', { cardId: card.id, attachment });
+      return attachment;
+    });
   } catch (error) {
     await store.remove([saved.storedName]);
     throw error;
@@ -202,22 +195,15 @@ export async function downloadAttachment(deps: ServiceDeps, actor: Actor, id: nu
 export async function deleteAttachment(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
   const { boardId } = await readableAttachment(deps, actor, id);
   const store = uploadStore(deps.config.dataDir);
-  await writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async ({ trx, board, emit, afterCommit }) => {
-      const row = await trx.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row) throw missing('Attachment');
-      const card = await writableCard(trx, board.id, row.cardId);
-      await trx.deleteFrom('attachments').where('id', '=', row.id).execute();
-      await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename: row.filename, removed: true });
-      emit('attachment.deleted', { cardId: card.id, attachmentId: row.id });
-      afterCommit(() => store.removeIfUnreferenced(deps.database.db, [row.storedName]));
-    },
-    { subject: 'Attachment' },
-  );
+  await writeBoard(deps, actor, { boardId, subject: 'Attachment' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
+    const row = await trx.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw missing('Attachment');
+    const card = await writableCard(trx, board.id, row.cardId);
+    await trx.deleteFrom('attachments').where('id', '=', row.id).execute();
+    await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename: row.filename, removed: true });
+    emit('attachment.deleted', { cardId: card.id, attachmentId: row.id });
+    afterCommit(() => store.removeIfUnreferenced(deps.database.db, [row.storedName]));
+  });
 }
 
 /** Stores a picture for a description or comment; only PNG, JPEG, GIF and WebP, told by their first bytes. */

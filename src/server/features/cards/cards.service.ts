@@ -81,47 +81,40 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
-  return writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async (scope) => {
-      const { trx, board, emit } = scope;
-      const area = await writableArea(trx, board.id, input.areaId);
-      const now = nowIso();
-      const row = await trx
-        .insertInto('cards')
-        .values({
-          areaId: area.id,
-          boardId: board.id,
-          name,
-          content: input.content ?? '',
-          status: input.status ?? 0,
-          sort: await repo.countInArea(trx, area.id),
-          dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
-          repeatEvery: null,
-          repeatAnchor: null,
-          repeatAreaId: null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await recordActivity(trx, row.id, actor.id, 'created', null);
-      const card = await loadCard(trx, row);
-      emit('card.created', { card });
-      await tellBoard(
-        scope,
-        deps,
-        card.id,
-        'card_created',
-        texts[deps.config.language].cardCreated({ actor: actor.name, card: name, board: board.name }),
-      );
-      return card;
-    },
-    { subject: 'Area' },
-  );
+  return writeBoard(deps, actor, { boardId, subject: 'Area' }, 'edit', async (scope) => {
+    const { trx, board, emit } = scope;
+    const area = await writableArea(trx, board.id, input.areaId);
+    const now = nowIso();
+    const row = await trx
+      .insertInto('cards')
+      .values({
+        areaId: area.id,
+        boardId: board.id,
+        name,
+        content: input.content ?? '',
+        status: input.status ?? 0,
+        sort: await repo.countInArea(trx, area.id),
+        dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
+        repeatEvery: null,
+        repeatAnchor: null,
+        repeatAreaId: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordActivity(trx, row.id, actor.id, 'created', null);
+    const card = await loadCard(trx, row);
+    emit('card.created', { card });
+    await tellBoard(
+      scope,
+      deps,
+      card.id,
+      'card_created',
+      texts[deps.config.language].cardCreated({ actor: actor.name, card: name, board: board.name }),
+    );
+    return card;
+  });
 }
 
 /** A notification about a card for everyone on its board but the one who acted. */
@@ -155,90 +148,82 @@ export async function writableCard(db: Db, boardId: number, cardId: number): Pro
 /** Changes the fields given (a field left out stays, `null` clears). */
 export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpdate): Promise<{ card: Card; next: Card | null }> {
   const boardId = await boardIdOf(deps.database.db, 'cards', input.cardID);
-  return writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async (scope) => {
-      const { trx, board, emit } = scope;
-      const card = await writableCard(trx, board.id, input.cardID);
-      const changes: Updateable<CardTable> = {};
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+    const { trx, board, emit } = scope;
+    const card = await writableCard(trx, board.id, input.cardID);
+    const changes: Updateable<CardTable> = {};
 
-      if (input.name !== undefined) {
-        changes.name = input.name.trim();
-        if (changes.name === '') throw badRequest('body: name must not be blank');
-      }
-      if (input.content !== undefined) changes.content = input.content;
-      if (input.status !== undefined) changes.status = input.status;
-      const newDue =
-        input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate).toISOString();
-      if (newDue !== undefined) changes.dueDate = newDue;
+    if (input.name !== undefined) {
+      changes.name = input.name.trim();
+      if (changes.name === '') throw badRequest('body: name must not be blank');
+    }
+    if (input.content !== undefined) changes.content = input.content;
+    if (input.status !== undefined) changes.status = input.status;
+    const newDue =
+      input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate).toISOString();
+    if (newDue !== undefined) changes.dueDate = newDue;
 
-      const dueDate = newDue !== undefined ? newDue : toIso(card.dueDate);
-      const rhythm = input.repeatEvery !== undefined ? input.repeatEvery : (card.repeatEvery as Rhythm | null);
-      if (rhythm !== null && dueDate === null) throw badRequest('body: repeatEvery needs a dueDate');
-      // Setting the rhythm or moving the date starts the series afresh from this date and area.
-      const restart = input.repeatEvery !== undefined || newDue !== undefined;
-      const series = restart
-        ? { anchor: dueDate, areaId: rhythm === null ? null : card.areaId }
-        : { anchor: toIso(card.repeatAnchor) ?? dueDate, areaId: card.repeatAreaId };
-      if (restart)
-        Object.assign(changes, { repeatEvery: rhythm, repeatAnchor: rhythm && series.anchor, repeatAreaId: series.areaId });
+    const dueDate = newDue !== undefined ? newDue : toIso(card.dueDate);
+    const rhythm = input.repeatEvery !== undefined ? input.repeatEvery : (card.repeatEvery as Rhythm | null);
+    if (rhythm !== null && dueDate === null) throw badRequest('body: repeatEvery needs a dueDate');
+    // Setting the rhythm or moving the date starts the series afresh from this date and area.
+    const restart = input.repeatEvery !== undefined || newDue !== undefined;
+    const series = restart
+      ? { anchor: dueDate, areaId: rhythm === null ? null : card.areaId }
+      : { anchor: toIso(card.repeatAnchor) ?? dueDate, areaId: card.repeatAreaId };
+    if (restart)
+      Object.assign(changes, { repeatEvery: rhythm, repeatAnchor: rhythm && series.anchor, repeatAreaId: series.areaId });
 
-      const record = <K extends ActivityType>(type: K, data: ActivityData[K]) =>
-        recordActivity(trx, card.id, actor.id, type, data);
-      let labelsChanged = false;
-      if (input.labelIds !== undefined) {
-        const { added, removed, boardLabelsChanged } = await setCardLabels(trx, board.id, card.id, input.labelIds);
-        labelsChanged = boardLabelsChanged;
-        if (added.length + removed.length > 0) await record('labels', { added, removed });
-      }
-      const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
-      if (people !== undefined) {
-        const { added, removed } = await setAssignees(trx, board.id, card.id, people);
-        for (const assigneeId of added) await record('assigned', { assigneeId });
-        const t = texts[deps.config.language];
-        if (added.length > 0)
-          await tellBoard(
-            scope,
-            deps,
-            card.id,
-            'card_assigned',
-            t.cardAssigned({ actor: actor.name, card: changes.name ?? card.name }),
-            added,
-          );
-        for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
-      }
-      if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
-      if (changes.status !== undefined && changes.status !== card.status) {
-        await record('status', { done: changes.status === 1 });
-        const p = { actor: actor.name, card: changes.name ?? card.name };
-        const t = texts[deps.config.language];
-        await tellBoard(scope, deps, card.id, 'card_status_changed', changes.status === 1 ? t.cardDone(p) : t.cardReopened(p));
-      }
-      if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
-      if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
-        await record('repeat', { every: input.repeatEvery });
+    const record = <K extends ActivityType>(type: K, data: ActivityData[K]) => recordActivity(trx, card.id, actor.id, type, data);
+    let labelsChanged = false;
+    if (input.labelIds !== undefined) {
+      const { added, removed, boardLabelsChanged } = await setCardLabels(trx, board.id, card.id, input.labelIds);
+      labelsChanged = boardLabelsChanged;
+      if (added.length + removed.length > 0) await record('labels', { added, removed });
+    }
+    const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
+    if (people !== undefined) {
+      const { added, removed } = await setAssignees(trx, board.id, card.id, people);
+      for (const assigneeId of added) await record('assigned', { assigneeId });
+      const t = texts[deps.config.language];
+      if (added.length > 0)
+        await tellBoard(
+          scope,
+          deps,
+          card.id,
+          'card_assigned',
+          t.cardAssigned({ actor: actor.name, card: changes.name ?? card.name }),
+          added,
+        );
+      for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
+    }
+    if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
+    if (changes.status !== undefined && changes.status !== card.status) {
+      await record('status', { done: changes.status === 1 });
+      const p = { actor: actor.name, card: changes.name ?? card.name };
+      const t = texts[deps.config.language];
+      await tellBoard(scope, deps, card.id, 'card_status_changed', changes.status === 1 ? t.cardDone(p) : t.cardReopened(p));
+    }
+    if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
+    if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
+      await record('repeat', { every: input.repeatEvery });
 
-      const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
-      if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
-      const row = await trx
-        .updateTable('cards')
-        .set({ ...changes, updatedAt: nowIso() })
-        .where('id', '=', card.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const updated = await loadCard(trx, row);
-      emit('card.updated', { card: updated });
-      if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+    const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
+    if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
+    const row = await trx
+      .updateTable('cards')
+      .set({ ...changes, updatedAt: nowIso() })
+      .where('id', '=', card.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const updated = await loadCard(trx, row);
+    emit('card.updated', { card: updated });
+    if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
 
-      const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
-      if (next) await record('repeated', { nextId: next.id, dueDate: next.dueDate! });
-      return { card: updated, next };
-    },
-    { subject: 'Card' },
-  );
+    const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
+    if (next) await record('repeated', { nextId: next.id, dueDate: next.dueDate! });
+    return { card: updated, next };
+  });
 }
 
 /**
@@ -321,27 +306,20 @@ async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<
 /** Archives a card, or removes it with everything on it (`permanent`). */
 export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
   const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
-  return writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async ({ trx, board, emit, afterCommit }) => {
-      const card = await repo.findCard(trx, cardId);
-      if (!card) throw missing('Card');
-      if (permanent) {
-        await removeCard({ trx, board, emit, afterCommit }, deps, card);
-        return 'Card deleted permanently';
-      }
-      if (card.archivedAt !== null) return 'Card archived';
-      await writableArea(trx, board.id, card.areaId);
-      await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
-      await recordActivity(trx, card.id, actor.id, 'archived', null);
-      emit('card.archived', { cardId: card.id, areaId: card.areaId });
-      return 'Card archived';
-    },
-    { subject: 'Card' },
-  );
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
+    const card = await repo.findCard(trx, cardId);
+    if (!card) throw missing('Card');
+    if (permanent) {
+      await removeCard({ trx, board, emit, afterCommit }, deps, card);
+      return 'Card deleted permanently';
+    }
+    if (card.archivedAt !== null) return 'Card archived';
+    await writableArea(trx, board.id, card.areaId);
+    await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
+    await recordActivity(trx, card.id, actor.id, 'archived', null);
+    emit('card.archived', { cardId: card.id, areaId: card.areaId });
+    return 'Card archived';
+  });
 }
 
 /** Removes a card with its comments, attachments (files after the commit) and the labels only it wore. */
@@ -373,34 +351,21 @@ export async function moveCard(
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<void> {
   const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
-  await writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async (scope) => {
-      const { trx, board, emit } = scope;
-      const card = await repo.findCard(trx, move.cardId);
-      if (!card) throw missing('Card');
-      const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
-      if (from?.boardId !== board.id || to?.boardId !== board.id)
-        throw badRequest("body: both areas must be on the card's board");
-      if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
-      if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
-      if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
-      const newIndex = await placeCard(trx, card, to.id, move.newIndex);
-      if (from.id !== to.id) {
-        await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
-        const message = texts[deps.config.language].cardMoved({
-          actor: actor.name,
-          card: card.name,
-          from: from.name,
-          to: to.name,
-        });
-        await tellBoard(scope, deps, card.id, 'card_moved', message);
-      }
-      emit('card.moved', { cardId: card.id, fromAreaId: from.id, toAreaId: to.id, newIndex });
-    },
-    { subject: 'Card' },
-  );
+  await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+    const { trx, board, emit } = scope;
+    const card = await repo.findCard(trx, move.cardId);
+    if (!card) throw missing('Card');
+    const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
+    if (from?.boardId !== board.id || to?.boardId !== board.id) throw badRequest("body: both areas must be on the card's board");
+    if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
+    if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
+    if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
+    const newIndex = await placeCard(trx, card, to.id, move.newIndex);
+    if (from.id !== to.id) {
+      await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
+      const message = texts[deps.config.language].cardMoved({ actor: actor.name, card: card.name, from: from.name, to: to.name });
+      await tellBoard(scope, deps, card.id, 'card_moved', message);
+    }
+    emit('card.moved', { cardId: card.id, fromAreaId: from.id, toAreaId: to.id, newIndex });
+  });
 }

@@ -67,60 +67,53 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   const used = new Set<string>();
   let card: Card;
   try {
-    card = await writeBoard(
-      deps,
-      actor,
-      boardId,
-      'edit',
-      async (scope) => {
-        const { trx, board, emit } = scope;
-        const original = await copyableCard(trx, board.id, cardId);
-        const now = nowIso();
-        await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
-        const row = await trx
-          .insertInto('cards')
-          .values({
-            areaId: original.areaId,
-            boardId: board.id,
-            name: original.name,
-            content: original.content,
-            status: original.status,
-            sort: original.sort + 1,
-            dueDate: toIso(original.dueDate),
-            repeatEvery: original.repeatEvery,
-            repeatAnchor: toIso(original.repeatAnchor),
-            repeatAreaId: original.repeatAreaId,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+    card = await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+      const { trx, board, emit } = scope;
+      const original = await copyableCard(trx, board.id, cardId);
+      const now = nowIso();
+      await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
+      const row = await trx
+        .insertInto('cards')
+        .values({
+          areaId: original.areaId,
+          boardId: board.id,
+          name: original.name,
+          content: original.content,
+          status: original.status,
+          sort: original.sort + 1,
+          dueDate: toIso(original.dueDate),
+          repeatEvery: original.repeatEvery,
+          repeatAnchor: toIso(original.repeatAnchor),
+          repeatAreaId: original.repeatAreaId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
 
-        await copyCardRelations(trx, original.id, row.id, now);
+      await copyCardRelations(trx, original.id, row.id, now);
 
-        const attachments = await trx
-          .selectFrom('attachments')
-          .selectAll()
-          .where('cardId', '=', original.id)
-          .orderBy('id')
-          .execute();
-        for (const a of attachments) {
-          // A linked attachment is copied as it is; a stored one only when its file was copied.
-          const storedName = a.storedName === null ? null : copies.get(a.id);
-          if (storedName === undefined || (storedName === null && a.url === null)) continue;
-          if (storedName !== null) used.add(storedName);
-          await insertAttachment(trx, row.id, a, storedName, now);
-        }
+      const attachments = await trx
+        .selectFrom('attachments')
+        .selectAll()
+        .where('cardId', '=', original.id)
+        .orderBy('id')
+        .execute();
+      for (const a of attachments) {
+        // A linked attachment is copied as it is; a stored one only when its file was copied.
+        const storedName = a.storedName === null ? null : copies.get(a.id);
+        if (storedName === undefined || (storedName === null && a.url === null)) continue;
+        if (storedName !== null) used.add(storedName);
+        await insertAttachment(trx, row.id, a, storedName, now);
+      }
 
-        await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
-        const card = await loadCard(trx, row);
-        emit('card.created', { card });
-        const message = texts[deps.config.language].cardCreated({ actor: actor.name, card: card.name, board: board.name });
-        await tellBoard(scope, deps, card.id, 'card_created', message);
-        return card;
-      },
-      { subject: 'Card' },
-    );
+      await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
+      const card = await loadCard(trx, row);
+      emit('card.created', { card });
+      const message = texts[deps.config.language].cardCreated({ actor: actor.name, card: card.name, board: board.name });
+      await tellBoard(scope, deps, card.id, 'card_created', message);
+      return card;
+    });
   } catch (error) {
     await store.remove(copies.values());
     throw error;

@@ -53,35 +53,28 @@ async function loadComment(db: Db, id: number): Promise<Comment> {
 export async function createComment(deps: ServiceDeps, actor: Actor, input: CommentCreate): Promise<Comment> {
   const content = validContent(input.content);
   const boardId = await boardIdOf(deps.database.db, 'cards', input.cardId);
-  return writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async (scope) => {
-      const { trx, board, actor, emit } = scope;
-      const card = await writableCard(trx, board.id, input.cardId);
-      const now = nowIso();
-      const { id } = await trx
-        .insertInto('comments')
-        .values({ cardId: card.id, userId: actor.id, authorName: actor.name, content, createdAt: now, updatedAt: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await recordActivity(trx, card.id, actor.id, 'comment', { commentId: id });
-      const comment = await loadComment(trx, id);
-      emit('comment.created', { cardId: card.id, comment });
-      await notify(scope, deps, {
-        recipients: await boardAudience(trx, board.id),
-        type: 'comment',
-        boardId: board.id,
-        cardId: card.id,
-        message: texts[deps.config.language].comment({ actor: actor.name, card: card.name, excerpt: excerpt(content) }),
-        actor,
-      });
-      return comment;
-    },
-    { subject: 'Card' },
-  );
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+    const { trx, board, actor, emit } = scope;
+    const card = await writableCard(trx, board.id, input.cardId);
+    const now = nowIso();
+    const { id } = await trx
+      .insertInto('comments')
+      .values({ cardId: card.id, userId: actor.id, authorName: actor.name, content, createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordActivity(trx, card.id, actor.id, 'comment', { commentId: id });
+    const comment = await loadComment(trx, id);
+    emit('comment.created', { cardId: card.id, comment });
+    await notify(scope, deps, {
+      recipients: await boardAudience(trx, board.id),
+      type: 'comment',
+      boardId: board.id,
+      cardId: card.id,
+      message: texts[deps.config.language].comment({ actor: actor.name, card: card.name, excerpt: excerpt(content) }),
+      actor,
+    });
+    return comment;
+  });
 }
 
 /** The start of a comment as one line of plain-ish text, for a notification. */
@@ -109,34 +102,20 @@ async function ownComment(trx: Db, boardId: number, actor: Actor, id: number): P
 export async function updateComment(deps: ServiceDeps, actor: Actor, input: CommentUpdate): Promise<Comment> {
   const content = validContent(input.content);
   const boardId = await boardOfComment(deps.database.db, input.id);
-  return writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async ({ trx, board, actor, emit }) => {
-      const own = await ownComment(trx, board.id, actor, input.id);
-      await trx.updateTable('comments').set({ content, updatedAt: nowIso() }).where('id', '=', own.id).execute();
-      const comment = await loadComment(trx, own.id);
-      emit('comment.updated', { cardId: own.cardId, comment });
-      return comment;
-    },
-    { subject: 'Comment' },
-  );
+  return writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
+    const own = await ownComment(trx, board.id, actor, input.id);
+    await trx.updateTable('comments').set({ content, updatedAt: nowIso() }).where('id', '=', own.id).execute();
+    const comment = await loadComment(trx, own.id);
+    emit('comment.updated', { cardId: own.cardId, comment });
+    return comment;
+  });
 }
 
 export async function deleteComment(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
   const boardId = await boardOfComment(deps.database.db, id);
-  await writeBoard(
-    deps,
-    actor,
-    boardId,
-    'edit',
-    async ({ trx, board, actor, emit }) => {
-      const own = await ownComment(trx, board.id, actor, id);
-      await trx.deleteFrom('comments').where('id', '=', own.id).execute();
-      emit('comment.deleted', { cardId: own.cardId, commentId: own.id });
-    },
-    { subject: 'Comment' },
-  );
+  await writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
+    const own = await ownComment(trx, board.id, actor, id);
+    await trx.deleteFrom('comments').where('id', '=', own.id).execute();
+    emit('comment.deleted', { cardId: own.cardId, commentId: own.id });
+  });
 }
