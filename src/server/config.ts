@@ -29,6 +29,8 @@ export interface Config {
   inviteRateLimit: number;
   /** Invitations one address may receive per day, from everyone together. */
   inviteAddressRateLimit: number;
+  /** Memory for kept card-list answers, in MiB (0 keeps none). */
+  cardListCacheMb: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
   oidc: OidcConfig | null;
 }
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: readOidc(read, flag, problems),
     inviteRateLimit: integer('INVITE_RATE_LIMIT', 50, 1, 100000),
     inviteAddressRateLimit: integer('INVITE_ADDRESS_RATE_LIMIT', 20, 1, 100000),
+    cardListCacheMb: integer('CARD_LIST_CACHE_MB', 32, 0, 4096),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

@@ -26,6 +26,15 @@ export function levelOf(board: Pick<BoardRow, 'ownerId' | 'status'>, actorId: st
   return board.status === 'public' ? 'read' : 'none';
 }
 
+/**
+ * The kinds of thing a route names by id. A thing on a board the caller
+ * cannot read gets the same 404 body as a missing one of its kind, so the
+ * kind of the id asked for, not the board, names the refusal.
+ */
+export type Subject = 'Board' | 'Area' | 'Card' | 'Comment' | 'Attachment' | 'Image';
+
+export const missing = (subject: Subject) => notFound(`${subject} not found`);
+
 export interface BoardAccess {
   board: BoardRow;
   level: Level;
@@ -58,13 +67,13 @@ export async function requireBoard(
   actor: Actor,
   boardId: number,
   needed: RequiredLevel,
-  lock = false,
+  { lock = false, subject = 'Board' }: { lock?: boolean; subject?: Subject } = {},
 ): Promise<BoardAccess> {
   const [row] = await (lock && dialect === 'postgres' ? boardForUpdate : boardWithPermission)(db, actor.id, boardId);
-  if (!row) throw notFound();
+  if (!row) throw missing(subject);
   const { permission, ...board } = row;
   const level = levelOf(board, actor.id, permission);
-  if (level === 'none') throw notFound();
+  if (level === 'none') throw missing(subject);
   if (!atLeast(level, needed)) throw forbidden();
   return { board, level };
 }
@@ -72,7 +81,7 @@ export async function requireBoard(
 /** The board an area or card belongs to, or 404: the access check then runs on that board. */
 export async function boardIdOf(db: Db, table: 'areas' | 'cards', id: number): Promise<number> {
   const row = await db.selectFrom(table).select('boardId').where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(table === 'areas' ? 'Area not found' : 'Card not found');
+  if (!row) throw missing(table === 'areas' ? 'Area' : 'Card');
   return row.boardId;
 }
 
@@ -104,10 +113,10 @@ export async function requireArea(
   needed: RequiredLevel,
 ): Promise<BoardAccess & { area: AreaRow }> {
   const [row] = await areaWithPermission(db, actor.id, areaId);
-  if (!row) throw notFound('Area not found');
+  if (!row) throw missing('Area');
   const { permission, areaId: id, areaName, areaSort, areaArchivedAt, areaCreatedAt, areaUpdatedAt, ...board } = row;
   const level = levelOf(board, actor.id, permission);
-  if (level === 'none') throw notFound('Area not found');
+  if (level === 'none') throw missing('Area');
   if (!atLeast(level, needed)) throw forbidden();
   const area: AreaRow = {
     id,

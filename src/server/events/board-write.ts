@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor.js';
-import { requireBoard, type Level, type RequiredLevel } from '../access/policy.js';
+import { requireBoard, type Level, type RequiredLevel, type Subject } from '../access/policy.js';
 import type { Db } from '../db/database.js';
 import { nowIso, type DialectName } from '../db/dialect.js';
 import { sql } from 'kysely';
@@ -60,21 +60,24 @@ interface Draft {
  * board, checks the caller's level, lets `work` change the rows, raises the
  * board's version once per event and stores the events; after the commit the
  * events go onto the bus. Anything thrown rolls the whole change back.
+ * `target` is the board's id, or the board's id with the kind of thing the
+ * caller named, which a refusal to read then names (as a missing one would).
  */
 export async function writeBoard<T>(
   deps: Pick<Deps, 'database' | 'bus' | 'log'>,
   actor: Actor,
-  boardId: number,
+  target: number | { boardId: number; subject: Subject },
   needed: RequiredLevel,
   work: (scope: WriteScope) => Promise<T>,
   options: { allowArchived?: boolean } = {},
 ): Promise<T> {
   const { db, dialect } = deps.database;
+  const { boardId, subject } = typeof target === 'number' ? { boardId: target, subject: undefined } : target;
   const after: Array<() => Promise<void>> = [];
   // SQLite already runs one transaction at a time on its one connection.
   const { result, events } = await (dialect === 'postgres' ? inTurn : direct)(boardId, () =>
     db.transaction().execute(async (trx) => {
-      const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, true);
+      const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, { lock: true, subject });
       if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
       const drafts: Draft[] = [];
       const result = await work({

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { MAX_ID } from './common.js';
+import { CARD_CONTENT_MAX_LENGTH, COMMENT_MAX_LENGTH } from '../limits.js';
 
 /**
  * The board file (`<id>-<name>.json` in a board export, `boards/<id>-<name>.json`
@@ -44,7 +45,7 @@ function build(strict: boolean) {
       }),
       name: Type.Union([Type.String(), Type.Null()]),
     }),
-    content: Text(100_000),
+    content: Text(COMMENT_MAX_LENGTH),
     html: extra(Type.String()),
     createdAt: DateTime,
   });
@@ -59,7 +60,7 @@ function build(strict: boolean) {
   const Card = object({
     id: Type.Integer(),
     name: Name,
-    content: Text(1_000_000),
+    content: Text(CARD_CONTENT_MAX_LENGTH),
     html: extra(Type.String()),
     done: Type.Boolean(),
     sort: Type.Integer({ minimum: 0, maximum: MAX_ID }),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CARD_CONTENT_MAX_LENGTH, CARD_NAME_MAX_LENGTH } from '../limits.js';
 import { Id, NullableString } from './common.js';
 
 export const Person = Type.Object({
@@ -44,14 +45,18 @@ export const Card = Type.Intersect([
 ]);
 export type Card = Static<typeof Card>;
 
-const Name = Type.String({ minLength: 1, maxLength: 255 });
+const Name = Type.String({ minLength: 1, maxLength: CARD_NAME_MAX_LENGTH });
+const Content = Type.String({
+  maxLength: CARD_CONTENT_MAX_LENGTH,
+  description: `Markdown, at most ${CARD_CONTENT_MAX_LENGTH} characters`,
+});
 const DueDate = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 const Status = Type.Union([Type.Literal(0), Type.Literal(1)]);
 
 export const CardCreate = Type.Object({
   areaId: Id,
   name: Name,
-  content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  content: Type.Optional(Content),
   status: Type.Optional(Status),
   dueDate: Type.Optional(DueDate),
 });
@@ -60,7 +65,7 @@ export type CardCreate = Static<typeof CardCreate>;
 export const CardUpdate = Type.Object({
   cardID: Id,
   name: Type.Optional(Name),
-  content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  content: Type.Optional(Content),
   status: Type.Optional(Status),
   dueDate: Type.Optional(DueDate),
   labelIds: Type.Optional(Type.Array(Id, { maxItems: 100 })),

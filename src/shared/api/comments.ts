@@ -1,8 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { COMMENT_MAX_LENGTH } from '../limits.js';
 import { Id, NullableString } from './common.js';
-
-/** The longest comment, in characters, after trimming. */
-export const COMMENT_MAX_LENGTH = 100_000;
 
 export const CommentAuthor = Type.Object({ id: Type.String(), name: Type.String(), image: NullableString });
 

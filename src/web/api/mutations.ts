@@ -365,6 +365,16 @@ export function dropComment(qc: QueryClient, cardId: number, commentId: number):
   qc.setQueryData<Comment[]>(keys.comments(cardId), (old) => old?.filter((c) => c.id !== commentId));
 }
 
+/** Fetches the page of comments before `beforeId` and puts it in front of those shown; answers the page. */
+export async function loadOlderComments(qc: QueryClient, cardId: number, beforeId: number): Promise<Comment[] | undefined> {
+  const result = await attempt(() => api<{ comments: Comment[] }>('/api/data/comment', { query: { cardId, before: beforeId } }));
+  if (result)
+    qc.setQueryData<Comment[]>(keys.comments(cardId), (old) =>
+      old ? [...result.comments.filter((c) => !old.some((o) => o.id === c.id)), ...old] : old,
+    );
+  return result?.comments;
+}
+
 export async function addComment(qc: QueryClient, cardId: number, content: string): Promise<boolean> {
   const result = await attempt(() =>
     api<{ comment: Comment }>('/api/data/comment', { method: 'POST', body: { cardId, content } }),

@@ -1,10 +1,9 @@
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { notFound } from '../../http/errors.js';
 
 /** The kinds of entry in a card's history, with the detail each carries. */
 export interface ActivityData {
@@ -50,8 +49,8 @@ export interface ActivityEntry {
 export async function cardActivity(deps: Pick<Deps, 'database'>, actor: Actor, cardId: number): Promise<ActivityEntry[]> {
   const { db, dialect } = deps.database;
   const card = await db.selectFrom('cards').select('boardId').where('id', '=', cardId).executeTakeFirst();
-  if (!card) throw notFound('Card not found');
-  await requireBoard(db, dialect, actor, card.boardId, 'read');
+  if (!card) throw missing('Card');
+  await requireBoard(db, dialect, actor, card.boardId, 'read', { subject: 'Card' });
   const rows = await db
     .selectFrom('card_activity')
     .leftJoin('user', 'user.id', 'card_activity.actorId')

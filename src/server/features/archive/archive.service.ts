@@ -1,11 +1,10 @@
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard } from '../../access/policy.js';
+import { boardIdOf, missing, requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
-import { notFound } from '../../http/errors.js';
 import { presentOne } from '../areas/areas.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
 import { recordActivity } from '../activity/activity.service.js';
@@ -82,15 +81,16 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
     return { success: true };
   }
 
+  const subject = type === 'card' ? 'Card' : 'Area';
   const boardId = await boardIdOf(deps.database.db, type === 'card' ? 'cards' : 'areas', id);
-  await writeBoard(deps, actor, boardId, 'edit', async ({ trx, emit }) => {
+  await writeBoard(deps, actor, { boardId, subject }, 'edit', async ({ trx, emit }) => {
     const card = type === 'card' ? await trx.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
     const area = await trx
       .selectFrom('areas')
       .selectAll()
       .where('id', '=', card?.areaId ?? id)
       .executeTakeFirst();
-    if (!area || (type === 'card' && !card)) throw notFound();
+    if (!area || (type === 'card' && !card)) throw missing(subject);
     // A card whose area is archived comes back with its area, and the area with all its cards.
     if (area.archivedAt !== null) await restoreArea(trx, area, emit);
     if (card?.archivedAt) {

@@ -1,6 +1,6 @@
 import type { Area } from '../../../shared/api/areas.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
@@ -8,7 +8,7 @@ import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope } from '../../events/board-write.js';
 import { boardLabels, pruneUnusedLabels } from '../labels/labels.service.js';
 import { discardAfterCommit } from '../../files/store.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict } from '../../http/errors.js';
 import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
 
@@ -22,7 +22,7 @@ export async function listAreas(deps: ServiceDeps, actor: Actor, boardId: number
 /** An area of this board that can take changes: 404 when it is not on the board, 409 when archived. */
 export async function writableArea(db: Db, boardId: number, areaId: number): Promise<AreaRow> {
   const area = await repo.findArea(db, areaId);
-  if (!area || area.boardId !== boardId) throw notFound('Area not found');
+  if (!area || area.boardId !== boardId) throw missing('Area');
   if (area.archivedAt !== null) throw conflict('The area is archived; restore it first');
   return area;
 }
@@ -75,7 +75,7 @@ export async function deleteArea(
 ): Promise<string> {
   return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const area = await repo.findArea(trx, id);
-    if (!area || area.boardId !== board.id) throw notFound('Area not found');
+    if (!area || area.boardId !== board.id) throw missing('Area');
     if (permanent) {
       await removeArea({ trx, board, emit, afterCommit }, deps, area);
       return 'Area deleted permanently';

@@ -6,7 +6,8 @@ import { Attachment, AttachmentQuery, UploadedImage } from '../../../shared/api/
 import { ErrorBody, Success, errorResponses, isId } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { contentDisposition, isStoredName, type OpenedFile } from '../../files/store.js';
-import { HttpError, badRequest, notFound } from '../../http/errors.js';
+import { missing } from '../../access/policy.js';
+import { HttpError, badRequest } from '../../http/errors.js';
 import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import {
   checkCardUpload,
@@ -132,7 +133,7 @@ function routes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      if (!isStoredName(request.params.name)) throw notFound('Image not found');
+      if (!isStoredName(request.params.name)) throw missing('Image');
       const { file, contentType } = await openImage(deps, request.actor, request.params.name);
       return sendFile(reply, file, {
         'content-type': contentType,

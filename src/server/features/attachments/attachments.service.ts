@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Attachment, UploadedImage } from '../../../shared/api/attachments.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { missing, requireBoard, type Subject } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { BoardRow, CardRow } from '../../db/schema.js';
@@ -86,15 +86,15 @@ export function presentAttachment(row: AttachmentRow): Attachment {
 /** A card that can take a new attachment: 404 when gone (or not on `boardId`), 409 when it or its area is archived. */
 async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
   const card = await db.selectFrom('cards').selectAll().where('id', '=', cardId).executeTakeFirst();
-  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (!card || card.boardId !== boardId) throw missing('Card');
   if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
   await writableArea(db, boardId, card.areaId);
   return card;
 }
 
 /** A board the caller may write to, not archived: the same checks writeBoard makes. */
-async function writableBoard(deps: ServiceDeps, actor: Actor, boardId: number): Promise<BoardRow> {
-  const { board } = await requireBoard(deps.database.db, deps.database.dialect, actor, boardId, 'edit');
+async function writableBoard(deps: ServiceDeps, actor: Actor, boardId: number, subject: Subject): Promise<BoardRow> {
+  const { board } = await requireBoard(deps.database.db, deps.database.dialect, actor, boardId, 'edit', { subject });
   if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
   return board;
 }
@@ -106,15 +106,15 @@ async function writableBoard(deps: ServiceDeps, actor: Actor, boardId: number): 
  */
 export async function checkCardUpload(deps: ServiceDeps, actor: Actor, cardId: number): Promise<number> {
   const card = await deps.database.db.selectFrom('cards').select('boardId').where('id', '=', cardId).executeTakeFirst();
-  if (!card) throw notFound('Card not found');
-  const board = await writableBoard(deps, actor, card.boardId);
+  if (!card) throw missing('Card');
+  const board = await writableBoard(deps, actor, card.boardId, 'Card');
   await writableCard(deps.database.db, board.id, cardId);
   return board.id;
 }
 
 /** Before an image upload: the caller may edit the board and it is not archived. */
 export async function checkImageUpload(deps: ServiceDeps, actor: Actor, boardId: number): Promise<number> {
-  return (await writableBoard(deps, actor, boardId)).id;
+  return (await writableBoard(deps, actor, boardId, 'Board')).id;
 }
 
 function limitBytes(deps: ServiceDeps): number {
@@ -135,7 +135,7 @@ export async function createAttachment(
   const filename = safeFilename(file.filename);
   const saved = await store.save(file.stream, { limitBytes: limitBytes(deps), extension: () => extensionOf(filename) });
   try {
-    return await writeBoard(deps, actor, target.boardId, 'edit', async ({ trx, board, emit }) => {
+    return await writeBoard(deps, actor, { boardId: target.boardId, subject: 'Card' }, 'edit', async ({ trx, board, emit }) => {
       const card = await writableCard(trx, board.id, target.cardId);
       const row = await trx
         .insertInto('attachments')
@@ -172,8 +172,8 @@ async function readableAttachment(deps: ServiceDeps, actor: Actor, id: number) {
     .select('cards.boardId')
     .where('attachments.id', '=', id)
     .executeTakeFirst();
-  if (!row) throw notFound('Attachment not found');
-  await requireBoard(db, dialect, actor, row.boardId, 'read');
+  if (!row) throw missing('Attachment');
+  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Attachment' });
   return row;
 }
 
@@ -195,9 +195,9 @@ export async function downloadAttachment(deps: ServiceDeps, actor: Actor, id: nu
 export async function deleteAttachment(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
   const { boardId } = await readableAttachment(deps, actor, id);
   const store = uploadStore(deps.config.dataDir);
-  await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
+  await writeBoard(deps, actor, { boardId, subject: 'Attachment' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const row = await trx.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound('Attachment not found');
+    if (!row) throw missing('Attachment');
     const card = await writableCard(trx, board.id, row.cardId);
     await trx.deleteFrom('attachments').where('id', '=', row.id).execute();
     await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename: row.filename, removed: true });
@@ -249,9 +249,9 @@ export async function openImage(
 ): Promise<{ file: OpenedFile; contentType: string }> {
   const { db, dialect } = deps.database;
   const row = await db.selectFrom('images').selectAll().where('storedName', '=', storedName).executeTakeFirst();
-  if (!row) throw notFound('Image not found');
-  await requireBoard(db, dialect, actor, row.boardId, 'read');
+  if (!row) throw missing('Image');
+  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Image' });
   const file = await uploadStore(deps.config.dataDir).open(row.storedName);
-  if (!file) throw notFound('Image not found');
+  if (!file) throw missing('Image');
   return { file, contentType: IMAGE_SERVED_TYPES.has(row.filetype) ? row.filetype : 'application/octet-stream' };
 }

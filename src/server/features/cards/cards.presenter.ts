@@ -1,7 +1,7 @@
 import type { Card, CardListItem } from '../../../shared/api/cards.js';
 import { checklistOf } from '../../../shared/checklist.js';
-import { renderMarkdown } from '../../../shared/markdown.js';
 import { toIso } from '../../db/dialect.js';
+import { renderedHtml } from '../../markdown/rendered-html.js';
 import type { CardRow } from '../../db/schema.js';
 
 export interface CardPerson {
@@ -44,7 +44,7 @@ export function presentCard(row: CardRow, extras: CardExtras & { reminders: numb
   return {
     ...presentListCard(row, extras),
     boardId: row.boardId,
-    html: renderMarkdown(row.content),
+    html: renderedHtml({ kind: 'card', id: row.id, updatedAt: row.updatedAt }, row.content),
     reminders: extras.reminders,
     archivedAt: toIso(row.archivedAt),
   };

@@ -1,6 +1,6 @@
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireArea, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireArea, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';
@@ -8,7 +8,7 @@ import type { CardRow, CardTable } from '../../db/schema.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope, type WriteScope } from '../../events/board-write.js';
 import { discardAfterCommit } from '../../files/store.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
 import { texts } from '../../i18n/messages.js';
@@ -16,6 +16,7 @@ import { recordActivity, type ActivityData, type ActivityType } from '../activit
 import { boardAudience, notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
+import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
 import { closeGap, placeCard } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
@@ -30,9 +31,6 @@ export async function loadCard(db: Db, row: CardRow): Promise<Card> {
   return presentCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [], reminders });
 }
 
-const LIST_CACHE_SIZE = 2000;
-const listCaches = new WeakMap<Db, Map<string, string>>();
-
 /**
  * The `{cards}` answer of an area, as JSON. Every change to a board raises
  * its version, so the answer for (area, version, filter) never changes: it
@@ -40,25 +38,22 @@ const listCaches = new WeakMap<Db, Map<string, string>>();
  * read from the database each time, so this holds across processes too.
  */
 export async function cardListJson(
-  deps: Pick<ServiceDeps, 'database'>,
+  deps: Pick<ServiceDeps, 'database' | 'config'>,
   actor: Actor,
   areaId: number,
-  filter: { assignee?: string; unassigned?: boolean },
+  filter: CardListFilter,
 ): Promise<string> {
   const { db } = deps.database;
   const { area, board } = await requireArea(db, actor, areaId, 'read');
-  const key = `${areaId}|${board.version}|${filter.unassigned ? 'u' : ''}|${filter.assignee ?? ''}`;
-  let cache = listCaches.get(db);
-  if (!cache) listCaches.set(db, (cache = new Map<string, string>()));
-  const hit = cache.get(key);
+  const cache = cardListCacheOf(db, deps.config.cardListCacheMb * 1024 * 1024);
+  const hit = cache.get(areaId, board.version, filter);
   if (hit !== undefined) return hit;
   // The cards of an archived area are out of sight until it is restored.
   let cards = area.archivedAt === null ? await visibleCards(db, areaId) : [];
   if (filter.unassigned) cards = cards.filter((c) => c.assignees.length === 0);
   else if (filter.assignee !== undefined) cards = cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
   const json = JSON.stringify({ cards });
-  if (cache.size >= LIST_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, json);
+  cache.set(areaId, board.version, filter, json);
   return json;
 }
 
@@ -77,8 +72,8 @@ export async function visibleCards(db: Db, areaId: number): Promise<CardListItem
 export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
   const { db, dialect } = deps.database;
   const row = await repo.findCard(db, cardId);
-  if (!row) throw notFound('Card not found');
-  await requireBoard(db, dialect, actor, row.boardId, 'read');
+  if (!row) throw missing('Card');
+  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Card' });
   return loadCard(db, row);
 }
 
@@ -86,7 +81,7 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
-  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Area' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const area = await writableArea(trx, board.id, input.areaId);
     const now = nowIso();
@@ -144,7 +139,7 @@ export async function tellBoard(
 /** A card of this board that can take changes: 404 when gone, 409 when it or its area is archived. */
 export async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
   const card = await repo.findCard(db, cardId);
-  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (!card || card.boardId !== boardId) throw missing('Card');
   if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
   await writableArea(db, boardId, card.areaId);
   return card;
@@ -153,7 +148,7 @@ export async function writableCard(db: Db, boardId: number, cardId: number): Pro
 /** Changes the fields given (a field left out stays, `null` clears). */
 export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpdate): Promise<{ card: Card; next: Card | null }> {
   const boardId = await boardIdOf(deps.database.db, 'cards', input.cardID);
-  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const card = await writableCard(trx, board.id, input.cardID);
     const changes: Updateable<CardTable> = {};
@@ -311,9 +306,9 @@ async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<
 /** Archives a card, or removes it with everything on it (`permanent`). */
 export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
   const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
-  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit, afterCommit }) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const card = await repo.findCard(trx, cardId);
-    if (!card) throw notFound('Card not found');
+    if (!card) throw missing('Card');
     if (permanent) {
       await removeCard({ trx, board, emit, afterCommit }, deps, card);
       return 'Card deleted permanently';
@@ -356,10 +351,10 @@ export async function moveCard(
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<void> {
   const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
-  await writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+  await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const card = await repo.findCard(trx, move.cardId);
-    if (!card) throw notFound('Card not found');
+    if (!card) throw missing('Card');
     const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
     if (from?.boardId !== board.id || to?.boardId !== board.id) {
       // An area the caller cannot see answers like a missing one (ids cannot be probed);

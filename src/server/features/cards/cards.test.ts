@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { createCard, seedBoard, snapshot, updateCard } from '../../../../test/factories.js';
+import { cardListCacheOf } from './card-list-cache.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
@@ -81,6 +82,23 @@ eachDialect('cards', (t) => {
       .executeTakeFirstOrThrow();
     expect(last.name).toBe('person.updated');
     expect(JSON.parse(last.data)).toEqual({ person: { id: owner.id, name: 'After', image: null } });
+  });
+
+  it('keeps one card-list answer per filter that applies and drops those of older board versions', async () => {
+    const owner = await t.signUp();
+    const { areas, cards } = await seedBoard(t, owner, { A: ['x'] });
+    const cache = cardListCacheOf(t.db, t.config.cardListCacheMb * 1024 * 1024);
+    const list = async (query: string) =>
+      (await t.inject(owner, { method: 'GET', url: `/api/data/cards?areaId=${areas.A!.id}${query}` })).json().cards.length;
+    const start = cache.size;
+    for (let i = 0; i < 5; i++) expect(await list(`&unassigned=true&assignee=nobody-${i}`)).toBe(1);
+    expect(await list('&unassigned=true')).toBe(1);
+    expect(cache.size).toBe(start + 1);
+    expect(await list('')).toBe(1);
+    expect(cache.size).toBe(start + 2);
+    await updateCard(t, owner, cards.x!.id, { assignees: [owner.id] });
+    expect(await list('&unassigned=true')).toBe(0);
+    expect(cache.size).toBe(start + 1);
   });
 
   it('creates at the bottom even with gaps left by moves and archived cards', async () => {
@@ -173,6 +191,34 @@ eachDialect('cards', (t) => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toContain('assignees');
     expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('refuses a description over 100,000 characters or a name over 255 (400 naming the limit), storing nothing', async () => {
+    const user = await t.signUp();
+    const { areas, cards } = await seedBoard(t, user, { A: ['x'] });
+    const id = cards.x!.id;
+    const before = await snapshot(t);
+    const long = 'x'.repeat(100_001);
+    const refusals = [
+      await t.inject(user, {
+        method: 'POST',
+        url: '/api/data/card',
+        payload: { areaId: areas.A!.id, name: 'big', content: long },
+      }),
+      await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, content: long } }),
+      await t.inject(user, { method: 'PUT', url: '/api/data/card', payload: { cardID: id, content: '😀'.repeat(100_001) } }),
+    ];
+    for (const res of refusals) expect([res.statusCode, res.json()]).toEqual([400, { error: expect.stringContaining('100000') }]);
+    const longName = await t.inject(user, {
+      method: 'PUT',
+      url: '/api/data/card',
+      payload: { cardID: id, name: 'n'.repeat(256) },
+    });
+    expect([longName.statusCode, longName.json().error]).toEqual([400, expect.stringContaining('255')]);
+    expect(await snapshot(t)).toEqual(before);
+
+    // The limit itself is allowed (an emoji is one character).
+    expect((await updateCard(t, user, id, { content: '😀'.repeat(100_000) })).card.content).toHaveLength(200_000);
   });
 
   it('validates PUT input and changes nothing on refusal', async () => {

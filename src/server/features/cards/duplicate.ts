@@ -1,14 +1,14 @@
 import type { Card } from '../../../shared/api/cards.js';
 import { texts } from '../../i18n/messages.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { uploadStore } from '../../files/store.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableArea } from '../areas/areas.service.js';
 import { copyCardRelations } from './cards.repository.js';
@@ -21,7 +21,7 @@ const END = 2_147_483_647;
 /** A card that can be copied: on this board, not archived, in an area that is not archived. */
 async function copyableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
   const card = await findCard(db, cardId);
-  if (!card || card.boardId !== boardId) throw notFound('Card not found');
+  if (!card || card.boardId !== boardId) throw missing('Card');
   if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
   await writableArea(db, boardId, card.areaId);
   return card;
@@ -40,7 +40,7 @@ async function copyableCard(db: Db, boardId: number, cardId: number): Promise<Ca
 export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
   const { db, dialect } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
-  const { board } = await requireBoard(db, dialect, actor, boardId, 'edit');
+  const { board } = await requireBoard(db, dialect, actor, boardId, 'edit', { subject: 'Card' });
   if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
   await copyableCard(db, boardId, cardId);
 
@@ -67,7 +67,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   const used = new Set<string>();
   let card: Card;
   try {
-    card = await writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+    card = await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
       const { trx, board, emit } = scope;
       const original = await copyableCard(trx, board.id, cardId);
       const now = nowIso();

@@ -1,6 +1,6 @@
 import type { Comment } from '../../../shared/api/comments.js';
-import { renderMarkdown } from '../../../shared/markdown.js';
 import { toIso } from '../../db/dialect.js';
+import { renderedHtml } from '../../markdown/rendered-html.js';
 import type { CommentRecord } from './comments.repository.js';
 
 /** Row → API shape; `html` is the Markdown rendered, `authorName` the live name while the account exists. */
@@ -12,7 +12,7 @@ export function presentComment(row: CommentRecord): Comment {
     author,
     authorName: author?.name ?? row.authorName,
     content: row.content,
-    html: renderMarkdown(row.content),
+    html: renderedHtml({ kind: 'comment', id: row.id, updatedAt: row.updatedAt }, row.content),
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
   };

@@ -37,7 +37,13 @@ export async function findComment(db: Db, id: number): Promise<CommentRecord | u
   return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
 }
 
-/** A card's comments, oldest first. */
-export async function commentsOfCard(db: Db, cardId: number): Promise<CommentRecord[]> {
-  return selectComments(db).where('comments.cardId', '=', cardId).orderBy('comments.id').execute();
+/** The newest `limit` comments of a card older than `before` (an id), oldest first. */
+export async function commentsOfCard(db: Db, cardId: number, page: { limit: number; before?: number }): Promise<CommentRecord[]> {
+  const rows = await selectComments(db)
+    .where('comments.cardId', '=', cardId)
+    .$if(page.before !== undefined, (q) => q.where('comments.id', '<', page.before!))
+    .orderBy('comments.id', 'desc')
+    .limit(page.limit)
+    .execute();
+  return rows.reverse();
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
+import { COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { ErrorBody, Id, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
@@ -17,12 +18,24 @@ export function commentRoutes(app: FastifyInstance, deps: Deps): void {
     {
       schema: {
         tags,
-        summary: "A card's comments, oldest first",
-        querystring: Type.Object({ cardId: Id }),
+        summary: "A card's comments, oldest first: the newest page of them",
+        description:
+          `The newest \`limit\` comments (at most ${COMMENT_PAGE_MAX}, the default), oldest first. ` +
+          'For the ones before, ask again with `before` set to the id of the oldest comment you have.',
+        querystring: Type.Object({
+          cardId: Id,
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: COMMENT_PAGE_MAX, description: `comments on the page, 1–${COMMENT_PAGE_MAX}` }),
+          ),
+          before: Type.Optional(Type.Integer({ minimum: 1, description: 'only comments older than this comment id' })),
+        }),
         response: { 200: Type.Object({ comments: Type.Array(Comment) }), ...errorResponses },
       },
     },
-    async (request) => ({ comments: await listComments(deps, request.actor, request.query.cardId) }),
+    async (request) => {
+      const { cardId, ...page } = request.query;
+      return { comments: await listComments(deps, request.actor, cardId, page) };
+    },
   );
 
   r.post(

@@ -1,13 +1,14 @@
-import { COMMENT_MAX_LENGTH, type Comment, type CommentCreate, type CommentUpdate } from '../../../shared/api/comments.js';
+import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
+import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { texts } from '../../i18n/messages.js';
 import { boardAudience, notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
-import { badRequest, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, forbidden } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableCard } from '../cards/cards.service.js';
 import { presentComment } from './comments.presenter.js';
@@ -25,24 +26,34 @@ function validContent(raw: string): string {
   return content;
 }
 
-/** A card's comments, oldest first (archived cards too: reads still work for those with access). */
-export async function listComments(deps: Pick<Deps, 'database'>, actor: Actor, cardId: number): Promise<Comment[]> {
+/**
+ * A page of a card's comments: the newest `limit` (older than the comment
+ * `before`, when given), oldest first. Archived cards too: reads still work
+ * for those with access.
+ */
+export async function listComments(
+  deps: Pick<Deps, 'database'>,
+  actor: Actor,
+  cardId: number,
+  page: { limit?: number; before?: number } = {},
+): Promise<Comment[]> {
   const { db, dialect } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
-  await requireBoard(db, dialect, actor, boardId, 'read');
-  return (await repo.commentsOfCard(db, cardId)).map(presentComment);
+  await requireBoard(db, dialect, actor, boardId, 'read', { subject: 'Card' });
+  const rows = await repo.commentsOfCard(db, cardId, { limit: page.limit ?? COMMENT_PAGE_MAX, before: page.before });
+  return rows.map(presentComment);
 }
 
 async function loadComment(db: Db, id: number): Promise<Comment> {
   const row = await repo.findComment(db, id);
-  if (!row) throw notFound('Comment not found');
+  if (!row) throw missing('Comment');
   return presentComment(row);
 }
 
 export async function createComment(deps: ServiceDeps, actor: Actor, input: CommentCreate): Promise<Comment> {
   const content = validContent(input.content);
   const boardId = await boardIdOf(deps.database.db, 'cards', input.cardId);
-  return writeBoard(deps, actor, boardId, 'edit', async (scope) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, actor, emit } = scope;
     const card = await writableCard(trx, board.id, input.cardId);
     const now = nowIso();
@@ -75,14 +86,14 @@ function excerpt(markdown: string): string {
 /** The board a comment is on, or 404: the access check then runs on that board. */
 async function boardOfComment(db: Db, id: number): Promise<number> {
   const row = await repo.findComment(db, id);
-  if (!row) throw notFound('Comment not found');
+  if (!row) throw missing('Comment');
   return row.boardId;
 }
 
 /** The caller's own comment on a card that can take changes: 404 when gone, 403 for anyone but the author, 409 when archived. */
 async function ownComment(trx: Db, boardId: number, actor: Actor, id: number): Promise<repo.CommentRecord> {
   const comment = await repo.findComment(trx, id);
-  if (!comment || comment.boardId !== boardId) throw notFound('Comment not found');
+  if (!comment || comment.boardId !== boardId) throw missing('Comment');
   if (comment.userId === null || comment.userId !== actor.id) throw forbidden('Only the author can change a comment');
   await writableCard(trx, boardId, comment.cardId);
   return comment;
@@ -91,7 +102,7 @@ async function ownComment(trx: Db, boardId: number, actor: Actor, id: number): P
 export async function updateComment(deps: ServiceDeps, actor: Actor, input: CommentUpdate): Promise<Comment> {
   const content = validContent(input.content);
   const boardId = await boardOfComment(deps.database.db, input.id);
-  return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, actor, emit }) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
     const own = await ownComment(trx, board.id, actor, input.id);
     await trx.updateTable('comments').set({ content, updatedAt: nowIso() }).where('id', '=', own.id).execute();
     const comment = await loadComment(trx, own.id);
@@ -102,7 +113,7 @@ export async function updateComment(deps: ServiceDeps, actor: Actor, input: Comm
 
 export async function deleteComment(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
   const boardId = await boardOfComment(deps.database.db, id);
-  await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, actor, emit }) => {
+  await writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
     const own = await ownComment(trx, board.id, actor, id);
     await trx.deleteFrom('comments').where('id', '=', own.id).execute();
     emit('comment.deleted', { cardId: own.cardId, commentId: own.id });

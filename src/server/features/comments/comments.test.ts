@@ -249,11 +249,11 @@ eachDialect('comments', (t) => {
       await post(t, owner, cardId, ' \n\t '),
       await post(t, owner, cardId, 42),
       await post(t, owner, cardId, null),
-      await post(t, owner, cardId, 'x'.repeat(100_001)),
+      await post(t, owner, cardId, 'x'.repeat(20_001)),
       await t.inject(owner, { method: 'POST', url: '/api/data/comment', payload: { cardId: 'one', content: 'x' } }),
       await t.inject(owner, { method: 'PUT', url: '/api/data/comment', payload: { id: mine.id } }),
       await put(t, owner, mine.id, '   '),
-      await put(t, owner, mine.id, '😀'.repeat(100_001)),
+      await put(t, owner, mine.id, '😀'.repeat(20_001)),
       await t.inject(owner, { method: 'DELETE', url: '/api/data/comment' }),
       await t.inject(owner, { method: 'GET', url: '/api/data/comment' }),
       await t.inject(owner, { method: 'GET', url: '/api/data/comment?cardId=abc' }),
@@ -262,9 +262,50 @@ eachDialect('comments', (t) => {
     for (const res of refusals) expect(res.json()).toEqual({ error: expect.any(String) });
     expect(await everything(t)).toEqual(before);
 
-    // The limit is 100,000 characters of the trimmed text (an emoji is one character).
-    expect((await post(t, owner, cardId, `  ${'x'.repeat(100_000)}\n`)).json().comment.content).toHaveLength(100_000);
-    expect((await put(t, owner, mine.id, '😀'.repeat(100_000))).statusCode).toBe(200);
+    expect((await post(t, owner, cardId, 'x'.repeat(20_001))).json().error).toBe(
+      'body: content must be at most 20000 characters',
+    );
+
+    // The limit is 20,000 characters of the trimmed text (an emoji is one character).
+    expect((await post(t, owner, cardId, `  ${'x'.repeat(20_000)}\n`)).json().comment.content).toHaveLength(20_000);
+    expect((await put(t, owner, mine.id, '😀'.repeat(20_000))).statusCode).toBe(200);
+  });
+
+  it('pages comments: the newest 100 by default, oldest first; before and limit reach the older ones', async () => {
+    const owner = await t.signUp();
+    const { cards } = await seedBoard(t, owner, { Todo: ['task'] });
+    const cardId = cards.task!.id as number;
+    const now = new Date().toISOString();
+    await t.db
+      .insertInto('comments')
+      .values(
+        Array.from({ length: 105 }, (_, i) => ({
+          cardId,
+          userId: owner.id,
+          authorName: owner.name,
+          content: `c${i}`,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      )
+      .execute();
+    const page = async (query: string) => {
+      const res = await t.inject(owner, { method: 'GET', url: `/api/data/comment?cardId=${cardId}${query}` });
+      expect(res.statusCode).toBe(200);
+      return res.json().comments as Array<{ id: number; content: string }>;
+    };
+    const names = (comments: Array<{ content: string }>) => comments.map((c) => c.content);
+    const first = await page('');
+    expect(names(first)).toEqual(Array.from({ length: 100 }, (_, i) => `c${i + 5}`));
+    expect(names(await page(`&before=${first[0]!.id}`))).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(names(await page(`&limit=2&before=${first[0]!.id}`))).toEqual(['c3', 'c4']);
+    expect(names(await page('&limit=3'))).toEqual(['c102', 'c103', 'c104']);
+    expect(await page(`&before=${first[0]!.id - 5}`)).toEqual([]);
+
+    for (const query of ['&limit=0', '&limit=101', '&limit=x', '&before=0', '&before=x']) {
+      const res = await t.inject(owner, { method: 'GET', url: `/api/data/comment?cardId=${cardId}${query}` });
+      expect([res.statusCode, res.json()]).toEqual([400, { error: expect.stringMatching(/^query: (limit|before) /) }]);
+    }
   });
 
   it('answers 404 for unknown cards and comments', async () => {

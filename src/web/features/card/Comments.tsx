@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { addComment, deleteComment, editComment } from '../../api/mutations';
+import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
+import { addComment, deleteComment, editComment, loadOlderComments } from '../../api/mutations';
 import { commentsQuery } from '../../api/queries';
 import type { Comment } from '../../api/types';
 import { useUser } from '../../app/session';
@@ -9,14 +10,32 @@ import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog } from '../../components/Dialog';
 import { dateTime, relativeTime } from '../board/dates';
 import { MarkdownView } from './Description';
+import { LengthHint } from './LengthHint';
 
-/** A card's comments, oldest first; Markdown; the author may edit or delete their own. */
+/**
+ * A card's comments, newest on top; Markdown; the author may edit or delete
+ * their own. The newest page comes first, older pages on request.
+ */
 export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const comments = useQuery(commentsQuery(cardId));
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
+  // The id of the card's first comment, once a page has come back short: nothing is older.
+  const [firstId, setFirstId] = useState<number | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const shown = comments.data ?? [];
+  const oldest = shown[0];
+  const hasOlder = oldest !== undefined && oldest.id !== firstId && shown.length >= COMMENT_PAGE_MAX;
+
+  const showOlder = async () => {
+    if (!oldest || loadingOlder) return;
+    setLoadingOlder(true);
+    const older = await loadOlderComments(qc, cardId, oldest.id);
+    if (older && older.length < COMMENT_PAGE_MAX) setFirstId((older[0] ?? oldest).id);
+    setLoadingOlder(false);
+  };
 
   const submit = async () => {
     const content = draft.trim();
@@ -41,6 +60,7 @@ export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess:
             aria-label={t('card.writeComment')}
             placeholder={t('card.writeComment')}
             value={draft}
+            maxLength={COMMENT_MAX_LENGTH}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
@@ -55,6 +75,7 @@ export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess:
                 {t('card.comment')}
               </button>
               <span className="hint">{t('card.markdownHint')}</span>
+              <LengthHint used={draft.length} max={COMMENT_MAX_LENGTH} />
             </div>
           )}
         </form>
@@ -66,6 +87,11 @@ export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess:
           <CommentItem key={comment.id} cardId={cardId} comment={comment} />
         ))}
       </ol>
+      {hasOlder && (
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => void showOlder()} disabled={loadingOlder}>
+          {t('card.olderComments')}
+        </button>
+      )}
     </div>
   );
 }
@@ -108,6 +134,7 @@ function CommentItem({ cardId, comment }: { cardId: number; comment: Comment }) 
               aria-label={t('card.editComment')}
               value={text}
               autoFocus
+              maxLength={COMMENT_MAX_LENGTH}
               onChange={(e) => setText(e.target.value)}
               onKeyDown={(e) => {
                 if (e.key === 'Escape') {
@@ -124,6 +151,7 @@ function CommentItem({ cardId, comment }: { cardId: number; comment: Comment }) 
               <button type="button" className="btn btn-ghost btn-sm" onClick={() => setEditing(false)}>
                 {t('common.cancel')}
               </button>
+              <LengthHint used={text.length} max={COMMENT_MAX_LENGTH} />
             </div>
           </form>
         ) : (

@@ -6,6 +6,8 @@ import { errorMessage } from '../../api/errors';
 import type { UploadedImage } from '../../api/types';
 import { toast } from '../../app/toast';
 import { toggleChecklistItem } from '../../../shared/checklist.js';
+import { CARD_CONTENT_MAX_LENGTH } from '../../../shared/limits.js';
+import { LengthHint } from './LengthHint';
 
 interface Props {
   boardId: number;
@@ -165,6 +167,7 @@ function DescriptionEditor({
           value={value}
           autoFocus
           placeholder={t('card.descriptionPlaceholder')}
+          maxLength={CARD_CONTENT_MAX_LENGTH}
           onChange={(e) => setValue(e.target.value)}
           onPaste={onPaste}
           onKeyDown={(e) => {
@@ -195,6 +198,7 @@ function DescriptionEditor({
           {t('common.cancel')}
         </button>
         <span className="hint">{t('card.markdownHint')}</span>
+        <LengthHint used={value.length} max={CARD_CONTENT_MAX_LENGTH} />
       </div>
     </div>
   );
