@@ -23,6 +23,11 @@ export interface Config {
   trustProxy: boolean;
   /** Sign-in attempts allowed per client address per minute. */
   signInRateLimit: number;
+  /** Exports (board zip, CSV, instance) one account may run at once, and the whole instance. */
+  exportsPerAccount: number;
+  exportsPerInstance: number;
+  /** A download whose reader takes nothing for this long is dropped. */
+  exportStallSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -105,6 +110,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: flag('TRUST_PROXY', false),
     signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
+    exportsPerAccount: integer('EXPORTS_PER_ACCOUNT', 2, 1, 100),
+    exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),
+    exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 
