@@ -214,6 +214,11 @@ eachDialect('board import', (t) => {
       for (const card of area.cards) {
         card.assignees = card.assignees.filter((p: Json) => p.id === owner.id);
         card.assignee = card.assignees[0] ?? null;
+        for (const e of card.activity)
+          if (e.data?.assigneeId === member.id) {
+            delete e.data.assigneeId;
+            e.data.assigneeName = 'Mika';
+          }
       }
     expect(comparable(again.file)).toEqual(expected);
     // Dates are kept, not renewed: comments, attachments, history, archived things.
@@ -305,6 +310,12 @@ eachDialect('board import', (t) => {
     ).json().activity;
     const byOlga = history.find((e: Json) => e.data?.actorName === 'Olga');
     expect(byOlga.actor).toBeNull();
+    // Assignments name the assignee; only the importer's is linked to an account.
+    const assigned = after.activity.filter((e: Json) => e.type === 'assigned');
+    expect(assigned.map((e: Json) => e.data.assigneeId ?? e.data.assigneeName).sort()).toEqual([member.id, 'Olga'].sort());
+    expect(history.filter((e: Json) => e.type === 'assigned').map((e: Json) => e.data.assigneeName)).toEqual(
+      expect.arrayContaining(['Mika', 'Olga']),
+    );
     expect(after.comments[0].author).toEqual({ id: member.id, name: 'Mika' });
   });
 

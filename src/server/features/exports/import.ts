@@ -174,6 +174,22 @@ async function storeFiles(zip: SafeZip, file: BoardFileInput, store: UploadStore
 
 class NotAPicture extends Error {}
 
+/** Account id → name, for everyone the file names. */
+function namesInFile(file: BoardFileInput): Map<string, string> {
+  const names = new Map<string, string>();
+  const add = (person: { id: string | null; name: string | null } | null | undefined) => {
+    if (person?.id && person.name !== null && !names.has(person.id)) names.set(person.id, person.name);
+  };
+  add(file.board.owner);
+  for (const member of file.members) add(member);
+  for (const card of file.areas.flatMap((a) => a.cards)) {
+    for (const person of card.assignees) add(person);
+    for (const comment of card.comments) add(comment.author);
+    for (const entry of card.activity) add(entry.actor);
+  }
+  return names;
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -377,6 +393,7 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
     repeatedFrom: cardIds,
     duplicatedFrom: cardIds,
   };
+  const names = namesInFile(file);
   const activity = histories.flatMap(({ cardId, card }) =>
     card.activity.map((entry) => {
       let data = entry.data ?? null;
@@ -385,6 +402,11 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
         for (const [key, ids] of Object.entries(remap)) {
           const old = copy[key];
           if (typeof old === 'number' && ids.has(old)) copy[key] = ids.get(old);
+        }
+        // Someone else assigned: their name as the file knows it, not an account id of this instance.
+        if (typeof copy.assigneeId === 'string' && !isImporter(copy.assigneeId)) {
+          copy.assigneeName = names.get(copy.assigneeId) ?? null;
+          delete copy.assigneeId;
         }
         data = copy;
       }
