@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createArea, createCard } from '../../../../test/factories.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { multipart } from '../../../../test/multipart.js';
+import { loadConfig } from '../../config.js';
 
 /**
  * A download whose reader stops reading: the request is sent, the first
@@ -78,6 +79,18 @@ async function quick(url: string, init: RequestInit & { key: string }): Promise<
   expect(Date.now() - started).toBeLessThan(2000);
   return res;
 }
+
+describe('export limits configuration', () => {
+  const env = { AUTH_SECRET: 'a'.repeat(40), DATA_DIR: '/nonexistent' };
+  it('defaults to two exports per account, four per instance and a 60 s stall timeout', () => {
+    expect(loadConfig(env)).toMatchObject({ exportsPerAccount: 2, exportsPerInstance: 4, exportStallSeconds: 60 });
+  });
+  it('refuses values that are not whole numbers in range', () => {
+    expect(() => loadConfig({ ...env, EXPORTS_PER_ACCOUNT: '0' })).toThrow(/EXPORTS_PER_ACCOUNT must be a whole number/);
+    expect(() => loadConfig({ ...env, EXPORTS_PER_INSTANCE: 'many' })).toThrow(/EXPORTS_PER_INSTANCE must be a whole number/);
+    expect(() => loadConfig({ ...env, EXPORT_STALL_SECONDS: '0.5' })).toThrow(/EXPORT_STALL_SECONDS must be a whole number/);
+  });
+});
 
 eachDialect(
   'stalled export downloads',
