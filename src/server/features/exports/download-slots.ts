@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { finished } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { HttpError } from '../../http/errors.js';
 
@@ -49,9 +50,10 @@ export class DownloadSlots {
  * `stallMs` while data waits for it is dropped.
  */
 export function watchDownload(res: ServerResponse, work: Promise<unknown>, release: () => void, stallMs: number): void {
-  const closed = new Promise<void>((resolve) => res.once('close', resolve));
-  void Promise.allSettled([closed, work]).then(release);
-  dropWhenStalled(res, stallMs);
+  // `finished` also answers for a response that closed already (a client gone before the export began).
+  const over = new Promise<void>((resolve) => finished(res, () => resolve()));
+  void Promise.allSettled([over, work]).then(release);
+  dropWhenStalled(res, stallMs, over);
 }
 
 /**
@@ -59,7 +61,7 @@ export function watchDownload(res: ServerResponse, work: Promise<unknown>, relea
  * socket's buffers shrinks, or they drain. A reader that is merely slower
  * than the export keeps the download alive; one that stops reading does not.
  */
-function dropWhenStalled(res: ServerResponse, stallMs: number): void {
+function dropWhenStalled(res: ServerResponse, stallMs: number, over: Promise<void>): void {
   let waiting = res.writableLength;
   let progressAt = Date.now();
   const onDrain = () => {
@@ -78,7 +80,7 @@ function dropWhenStalled(res: ServerResponse, stallMs: number): void {
   );
   timer.unref();
   res.on('drain', onDrain);
-  res.once('close', () => {
+  void over.then(() => {
     clearInterval(timer);
     res.off('drain', onDrain);
   });
