@@ -15,6 +15,7 @@ import {
   type Server,
 } from './support.js';
 import { formatBytes } from '../src/web/features/exports/format.js';
+import { rawZip, readZip } from '../src/server/features/exports/testing.js';
 
 /** The German CSV headings (src/server/features/exports/csv-words.ts), `;`-separated. */
 const GERMAN_HEADINGS = [
@@ -36,6 +37,19 @@ const CARDS = ['Kisten packen', 'Möbel abbauen', 'Schlüssel abgeben'];
 const cardNames = (page: Page) => page.locator('[data-card-id] .card-name').allInnerTexts();
 const contents = async (download: Download) => readFile(await download.path());
 const accountRow = (page: Page, email: string) => page.locator('tbody tr').filter({ hasText: email });
+
+/** The board zip with the first card's first history entry by someone who has no account here. */
+async function withFormerAuthor(zip: Buffer, name: string): Promise<Buffer> {
+  const { names, files } = await readZip(zip);
+  const boardFile = names.find((n) => n.endsWith('.json'))!;
+  const file = JSON.parse(files.get(boardFile)!.toString('utf8')) as {
+    areas: Array<{ cards: Array<{ activity: Array<{ actor: { id: string; name: string } | null }> }> }>;
+  };
+  const entry = file.areas[0]!.cards[0]!.activity[0]!;
+  entry.actor = { id: 'an-account-elsewhere', name };
+  files.set(boardFile, Buffer.from(JSON.stringify(file)));
+  return rawZip(names.filter((n) => !n.endsWith('/')).map((n) => ({ name: n, data: files.get(n)! })));
+}
 
 /** Holds a request until released, so an export can be seen (and cancelled) while it runs. */
 function gate(page: Page, pattern: string) {
@@ -257,7 +271,7 @@ describe.runIf(browserTestsEnabled)('exports, import and the administration page
     await section.getByLabel('Board export file').setInputFiles({
       name: 'umzug.zip',
       mimeType: 'application/zip',
-      buffer: boardZip,
+      buffer: await withFormerAuthor(boardZip, 'Greta Gone'),
     });
     await section.getByRole('button', { name: 'Import' }).click();
     await section.getByText('“Umzug” was imported.').waitFor();
@@ -269,6 +283,13 @@ describe.runIf(browserTestsEnabled)('exports, import and the administration page
     const importedId = Number(new URL(page.url()).pathname.split('/').pop());
     expect(importedId).not.toBe(boardId);
     await expect.poll(() => cardNames(page)).toEqual(CARDS);
+
+    // History by someone who has no account here keeps their name, as text.
+    await page.locator('[data-card-id] .card-name').first().click();
+    const history = page.getByRole('dialog').locator('.activity-item');
+    await history.filter({ hasText: 'Greta Gone' }).waitFor();
+    expect(await accessibilityProblems(page, 'imported card history')).toEqual([]);
+    await page.keyboard.press('Escape');
 
     // Something that is not a board export is refused in words.
     await page.goto('/admin');

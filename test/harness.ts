@@ -78,7 +78,7 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
     SIGNIN_RATE_LIMIT: '100000',
     ...options.env,
   });
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { snapshotConnections: config.exportsPerInstance });
   await migrate(database.db, database.dialect);
   let time: Date | null = null;
   const clock = () => time ?? new Date();

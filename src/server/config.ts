@@ -31,6 +31,11 @@ export interface Config {
   inviteAddressRateLimit: number;
   /** Memory for kept card-list answers, in MiB (0 keeps none). */
   cardListCacheMb: number;
+  /** Exports (board zip, CSV, instance) one account may run at once, and the whole instance. */
+  exportsPerAccount: number;
+  exportsPerInstance: number;
+  /** A download whose reader takes nothing for this long is dropped. */
+  exportStallSeconds: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
   oidc: OidcConfig | null;
 }
@@ -133,6 +138,9 @@ export function loadConfig(env: Env = process.env): Config {
     inviteRateLimit: integer('INVITE_RATE_LIMIT', 50, 1, 100000),
     inviteAddressRateLimit: integer('INVITE_ADDRESS_RATE_LIMIT', 20, 1, 100000),
     cardListCacheMb: integer('CARD_LIST_CACHE_MB', 32, 0, 4096),
+    exportsPerAccount: integer('EXPORTS_PER_ACCOUNT', 2, 1, 100),
+    exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),
+    exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

@@ -8,7 +8,7 @@ import { uploadStore } from './files/store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { snapshotConnections: config.exportsPerInstance });
   await migrate(database.db, database.dialect);
   const app = await buildApp({ config, database, logger: true });
   await bootstrapAdmin(app.deps, app.log);

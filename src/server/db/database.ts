@@ -4,7 +4,9 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
+import { pgTypes } from './pg-types.js';
 import type { Schema } from './schema.js';
+import { openSnapshots } from './snapshot.js';
 
 export type Db = Kysely<Schema>;
 
@@ -13,13 +15,21 @@ export interface Database {
   dialect: DialectName;
   /** Answers whether the database responds within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** Runs `work` on one consistent, read-only view, on connections of its own (see snapshot.ts). */
+  snapshot<T>(work: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+export interface DatabaseOptions {
+  /** PostgreSQL: how many connections the snapshots (exports) may hold at once, apart from the requests' pool. */
+  snapshotConnections?: number;
+}
+
 /** `DATABASE_URL` picks the dialect: `sqlite://<file>` or `postgres://…`. */
-export function openDatabase(url: string): Database {
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const db = url.startsWith('sqlite:') ? openSqlite(url) : openPostgres(url);
   const dialect: DialectName = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  const snapshots = openSnapshots(url, db, options.snapshotConnections ?? 4);
   return {
     db,
     dialect,
@@ -38,7 +48,11 @@ export function openDatabase(url: string): Database {
         clearTimeout(timer);
       }
     },
-    close: () => db.destroy(),
+    snapshot: (work) => snapshots.run(work),
+    close: async () => {
+      await snapshots.close();
+      await db.destroy();
+    },
   };
 }
 
@@ -76,15 +90,6 @@ function reusingStatements(sqlite: SQLite.Database): SQLite.Database {
   }) as SQLite.Database['prepare'];
   return sqlite;
 }
-
-// 64-bit integers (counts, millisecond times) as numbers: every value we store fits in 2^53.
-const INT8_OID = 20;
-const pgTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format: 'text'): ((value: string) => unknown) =>
-    oid === INT8_OID
-      ? (value: string) => Number(value)
-      : (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
-};
 
 function openPostgres(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });

@@ -87,7 +87,15 @@ export async function cardActivity(deps: Pick<Deps, 'database'>, actor: Actor, c
       row.actorId && row.name !== null
         ? { id: row.actorId, name: row.name, image: row.image, type: row.actorType ?? 'human' }
         : null,
-    data: row.type === 'assigned' && data ? { ...data, assigneeName: names.get(data.assigneeId as string) ?? null } : data,
+    // An imported entry about someone without an account here keeps the name it came with.
+    data:
+      row.type === 'assigned' && data
+        ? {
+            ...data,
+            assigneeName:
+              typeof data.assigneeId === 'string' ? (names.get(data.assigneeId) ?? null) : (data.assigneeName ?? null),
+          }
+        : data,
     createdAt: toIso(row.createdAt),
   }));
 }

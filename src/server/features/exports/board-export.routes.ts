@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Id, errorResponses } from '../../../shared/api/common.js';
+import { ErrorBody, Id, errorResponses } from '../../../shared/api/common.js';
 import { requireBoard } from '../../access/policy.js';
 import type { Deps } from '../../deps.js';
 import { contentDisposition } from '../../files/store.js';
 import { forbidden } from '../../http/errors.js';
 import { csvStream } from './csv.js';
+import { DownloadSlots, watchDownload } from './download-slots.js';
 import { writeBoardZip, writeCsv, writeInstanceZip } from './exports.service.js';
 import { boardStem, utcDate } from './zip-names.js';
 import { ZipAborted, ZipWriter } from './zip-writer.js';
@@ -25,10 +26,16 @@ const BoardExportQuery = Type.Object({
  * (administrators). Both answer at once and stream what they write, from one
  * consistent snapshot: a large export takes longer to finish, not to start.
  * A failure after the first byte breaks the stream off, so a client never
- * takes a cut-off zip for a complete one.
+ * takes a cut-off zip for a complete one. Only so many exports run at once
+ * (per account, per instance; 429 beyond), and a download whose reader stops
+ * taking data is dropped: a stalled reader cannot hold a snapshot for long.
  */
 export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const slots = new DownloadSlots({ perAccount: deps.config.exportsPerAccount, perInstance: deps.config.exportsPerInstance });
+  const stallMs = deps.config.exportStallSeconds * 1000;
+  const watch = (reply: FastifyReply, work: Promise<unknown>, release: () => void) =>
+    watchDownload(reply.raw, work, release, stallMs);
 
   r.get(
     '/board-export',
@@ -37,7 +44,7 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Export a board: a zip with the board file and its files, or (format=csv) its cards as CSV',
         querystring: BoardExportQuery,
-        response: errorResponses,
+        response: { ...errorResponses, 429: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -47,18 +54,23 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
       const csv = request.query.format === 'csv';
       // HEAD answers the headers without making the export (Fastify would read a stream to its end and drop it).
       if (request.method === 'HEAD') return download(reply, null, csv ? CSV : ZIP, `${name}.${csv ? 'csv' : 'zip'}`);
+      const release = slots.take(request.actor.id, reply);
       if (csv) {
         const out = csvStream(deps.config.language);
-        void writeCsv(deps, board.id, out).catch((error: unknown) => {
+        const work = writeCsv(deps, board.id, out).catch((error: unknown) => {
           // A reader that went away is not a failure of ours.
           if (out.destroyed) request.log.info('CSV export stopped: the client went away');
           else request.log.error({ err: error }, 'board CSV export failed');
           out.destroy(error instanceof Error ? error : new Error(String(error)));
         });
+        watch(reply, work, release);
         return download(reply, out, CSV, `${name}.csv`);
       }
       const zip = new ZipWriter();
-      void writeBoardZip(deps, board.id, zip).catch((error: unknown) => stop(request.log, zip, error, 'board export failed'));
+      const work = writeBoardZip(deps, board.id, zip).catch((error: unknown) =>
+        stop(request.log, zip, error, 'board export failed'),
+      );
+      watch(reply, work, release);
       return download(reply, zip.stream, ZIP, `${name}.zip`);
     },
   );
@@ -69,15 +81,17 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary: 'Export the whole instance (administrators): every board file, every file, and database.sql',
-        response: errorResponses,
+        response: { ...errorResponses, 429: ErrorBody },
       },
     },
     async (request, reply) => {
       if (request.actor.role !== 'admin') throw forbidden('Only an administrator can export the instance');
       const filename = `tavla-export-${utcDate()}.zip`;
       if (request.method === 'HEAD') return download(reply, null, ZIP, filename);
+      const release = slots.take(request.actor.id, reply);
       const zip = new ZipWriter();
-      void writeInstanceZip(deps, zip).catch((error: unknown) => stop(request.log, zip, error, 'instance export failed'));
+      const work = writeInstanceZip(deps, zip).catch((error: unknown) => stop(request.log, zip, error, 'instance export failed'));
+      watch(reply, work, release);
       return download(reply, zip.stream, ZIP, filename);
     },
   );

@@ -8,7 +8,6 @@ import { BATCH, boardAttachments, boardImages, writeBoardFile, type ImageFile } 
 import { writeBoardCsv } from './csv.js';
 import { dumpPostgres } from './dump-postgres.js';
 import { dumpSqlite } from './dump-sqlite.js';
-import { withSnapshot } from './snapshot.js';
 import { attachmentPath, boardStem, imagePath } from './zip-names.js';
 import type { ZipWriter } from './zip-writer.js';
 
@@ -29,7 +28,7 @@ async function boardIn(db: Db, boardId: number): Promise<BoardRow> {
 export async function writeBoardZip(deps: Deps, boardId: number, zip: ZipWriter): Promise<void> {
   const store = uploadStore(deps.config.dataDir);
   const exportedAt = new Date().toISOString();
-  await withSnapshot(deps.database, deps.config.databaseUrl, async (db) => {
+  await deps.database.snapshot(async (db) => {
     const board = await boardIn(db, boardId);
     const folder = 'attachments';
     const entry = zip.text(`${boardStem(board)}.json`);
@@ -55,7 +54,7 @@ export async function writeBoardZip(deps: Deps, boardId: number, zip: ZipWriter)
 export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void> {
   const store = uploadStore(deps.config.dataDir);
   const exportedAt = new Date().toISOString();
-  await withSnapshot(deps.database, deps.config.databaseUrl, async (db) => {
+  await deps.database.snapshot(async (db) => {
     for await (const board of allBoards(db)) {
       const stem = boardStem(board);
       const folder = `attachments/${stem}`;
@@ -84,7 +83,7 @@ export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void
 
 /** Fills the CSV stream of a board from one snapshot, then ends it. */
 export async function writeCsv(deps: Deps, boardId: number, out: Stringifier): Promise<void> {
-  await withSnapshot(deps.database, deps.config.databaseUrl, async (db) => {
+  await deps.database.snapshot(async (db) => {
     const board = await boardIn(db, boardId);
     await writeBoardCsv(
       db,

@@ -21,8 +21,11 @@ const tooLarge = () => new HttpError(413, 'The file is larger than the import li
  * `file`), or a Trello board export, becomes a new board of the caller's. The multipart parser lives in
  * this scope only. The zip is kept in a temporary file while it is read (a
  * zip is read from its end) and removed afterwards, whatever happened.
+ * One import at a time per account (429 while one is under way): each holds
+ * a large upload on disk and a large board file in memory.
  */
 export function importRoutes(app: FastifyInstance, deps: Deps): void {
+  const importing = new Set<string>();
   void app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: importLimits.uploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
@@ -36,15 +39,22 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
           summary:
             'Import a board export (multipart: the zip as `file`) or a Trello board export (its JSON, plain or zipped) as a new board of yours',
           consumes: ['multipart/form-data'],
-          response: { 200: BoardImportResult, ...errorResponses, 413: ErrorBody, 415: ErrorBody },
+          response: { 200: BoardImportResult, ...errorResponses, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         if (!request.isMultipart()) throw new HttpError(415, 'Unsupported content type; send multipart/form-data');
+        const account = request.actor.id;
+        if (importing.has(account)) {
+          discardBody(request);
+          reply.header('retry-after', '10');
+          throw new HttpError(429, 'An import of yours is already under way; try again when it has finished');
+        }
+        importing.add(account);
         const store = uploadStore(deps.config.dataDir);
-        await mkdir(store.tmpDir, { recursive: true });
         const zipFile = path.join(store.tmpDir, `${randomBytes(16).toString('hex')}.import.part`);
         try {
+          await mkdir(store.tmpDir, { recursive: true });
           let received = false;
           try {
             for await (const part of request.parts()) {
@@ -65,6 +75,7 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
           return await importBoard(deps, request.actor, zipFile);
         } finally {
           await rm(zipFile, { force: true });
+          importing.delete(account);
         }
       },
     );

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { uploadedFiles } from '../../../../test/factories.js';
 import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { uploadStore } from '../../files/store.js';
 import { importLimits } from './import.js';
 import { multipart, PNG, rawZip, readZip, REPORT, richBoard, type RawEntry } from './testing.js';
 import { UNTRUSTED } from './zip-reader.js';
@@ -33,8 +35,8 @@ const ID_KEYS = new Set(['id', 'attachmentId', 'commentId', 'nextId', 'repeatedF
 /**
  * A board file with what must differ after an import taken out: ids (numbers
  * under id-like keys, in zip paths), the picture names (numbered in order of
- * appearance), the time of the export, and comment authors' account ids (an
- * import keeps authors as names).
+ * appearance), the time of the export, and authors' account ids (an import
+ * keeps other people as names: comments by `authorName`, history by `actorName`).
  */
 function comparable(file: Json): Json {
   const names = new Map<string, string>();
@@ -52,7 +54,15 @@ function comparable(file: Json): Json {
     return value;
   };
   const out = walk(JSON.parse(text));
-  for (const area of out.areas) for (const card of area.cards) for (const c of card.comments) c.author.id = null;
+  for (const area of out.areas)
+    for (const card of area.cards) {
+      for (const c of card.comments) c.author.id = null;
+      for (const e of card.activity) {
+        e.actor = e.actor?.name ?? e.data?.actorName ?? null;
+        if (e.data) delete e.data.actorName;
+        if (e.data && Object.keys(e.data).length === 0) e.data = null;
+      }
+    }
   return out;
 }
 
@@ -148,6 +158,23 @@ afterEach(() => {
   importLimits.zip = { ...UNTRUSTED };
 });
 
+/** Polls until `check` holds, for at most `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not reached within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+let oversize: Buffer | undefined;
+/** A zip whose board file is 34 MB of real (barely compressible) text, past the 32 MB limit. */
+function oversizeZip(): Buffer {
+  const file = boardFile();
+  file.areas[0].cards[0].content = randomBytes(17 * 1024 * 1024).toString('hex');
+  return (oversize ??= zipOf(file));
+}
+
 eachDialect('board import', (t) => {
   let owner: TestUser;
   let member: TestUser;
@@ -180,7 +207,20 @@ eachDialect('board import', (t) => {
     expect(board.id).not.toBe(fixture.board.id);
 
     const again = await exportBoard(t, owner, board.id);
-    expect(comparable(again.file)).toEqual(comparable(original.file));
+    // The same board but for the people: nobody else is made a member, so only the importer stays assigned.
+    const expected = comparable(original.file);
+    expected.members = [];
+    for (const area of expected.areas)
+      for (const card of area.cards) {
+        card.assignees = card.assignees.filter((p: Json) => p.id === owner.id);
+        card.assignee = card.assignees[0] ?? null;
+        for (const e of card.activity)
+          if (e.data?.assigneeId === member.id) {
+            delete e.data.assigneeId;
+            e.data.assigneeName = 'Mika';
+          }
+      }
+    expect(comparable(again.file)).toEqual(expected);
     // Dates are kept, not renewed: comments, attachments, history, archived things.
     expect(again.file.areas[2].archivedAt).toBe(original.file.areas[2].archivedAt);
     expect(again.file.areas[0].cards[0].comments[0].createdAt).toBe(original.file.areas[0].cards[0].comments[0].createdAt);
@@ -194,18 +234,19 @@ eachDialect('board import', (t) => {
     const card = again.file.areas[0].cards[0];
     const address = card.content.match(/\/api\/data\/image\/[0-9a-f]{32}\.png/)![0];
     expect(`attachments/images/${address.split('/').pop()}`).toBe(newPicture);
-    const picture = await t.inject(member, { method: 'GET', url: address });
+    const picture = await t.inject(owner, { method: 'GET', url: address });
     expect(picture.statusCode).toBe(200);
     expect(picture.rawPayload.equals(PNG)).toBe(true);
     expect(card.comments[0].content).toBe(`Looks good ![pic](${BASE_URL}${address})`);
     const download = await t.inject(owner, { method: 'GET', url: `/api/data/attachment?id=${card.attachments[0].id}` });
     expect(download.rawPayload.equals(REPORT)).toBe(true);
 
-    // One change event for the new board, which shows on the owner's list and is the member's to see.
+    // One change event for the new board; the members of the file are not made members of it.
     const events = await t.db.selectFrom('board_events').select('name').where('boardId', '=', board.id).execute();
     expect(events.map((e) => e.name)).toEqual(['board.created']);
     const shared = (await t.inject(member, { method: 'POST', url: '/api/data/boards', payload: { shared: true } })).json().boards;
-    expect(shared.map((b: { id: number }) => b.id)).toContain(board.id);
+    expect(shared.map((b: { id: number }) => b.id)).not.toContain(board.id);
+    expect(again.file.members).toEqual([]);
     // Cards keep their places: dense order, archived ones included.
     const sorts = await t.db
       .selectFrom('cards')
@@ -217,13 +258,13 @@ eachDialect('board import', (t) => {
     expect(sorts.map((c) => c.sort)).toEqual([0, 1, 2, 0, 0]);
   });
 
-  it('gives the board to whoever imports it: members without an account here are dropped, assignees without access too', async () => {
+  it('gives the board to whoever imports it and to nobody else: members are not added, other people stay names', async () => {
     const file = structuredClone(original.file);
     file.members.push(
       { id: 'no-such-account', name: 'Ghost', permission: 'read' },
-      { id: stranger.id, name: 'Sam', permission: 'read' },
+      { id: stranger.id, name: 'Sam', permission: 'edit' },
     );
-    file.areas[0].cards[0].assignees.push({ id: 'no-such-account', name: 'Ghost' });
+    file.areas[0].cards[0].assignees.push({ id: 'no-such-account', name: 'Ghost' }, { id: stranger.id, name: 'Sam' });
     const files = new Map(original.files);
     files.set(
       [...files.keys()].find((n) => n.endsWith('.json'))!,
@@ -235,14 +276,47 @@ eachDialect('board import', (t) => {
     expect(res.statusCode, res.body).toBe(200);
     const { board } = res.json();
     expect(board.user).toBe(member.id);
+    // Nobody the file names becomes a member: the importer invites whom they want.
+    expect(await t.db.selectFrom('board_members').selectAll().where('boardId', '=', board.id).execute()).toEqual([]);
+    for (const other of [owner, stranger])
+      expect(
+        (await t.inject(other, { method: 'GET', url: `/api/data/board?id=${board.id}&userId=${other.id}` })).statusCode,
+      ).toBe(404);
     const mine = await exportBoard(t, member, board.id);
     expect(mine.file.board.owner).toEqual({ id: member.id, name: 'Mika' });
-    // The importer is the owner, not a member; the former owner is not brought along.
-    expect(mine.file.members).toEqual([{ id: stranger.id, name: 'Sam', permission: 'read' }]);
+    expect(mine.file.members).toEqual([]);
     expect(mine.file.areas[0].cards[0].assignees).toEqual([{ id: member.id, name: 'Mika' }]);
-    expect((await t.inject(owner, { method: 'GET', url: `/api/data/board?id=${board.id}&userId=${owner.id}` })).statusCode).toBe(
-      404,
+
+    // History and comments: the importer's own stay theirs; anyone else's keep the name, linked to no account.
+    const before = original.file.areas[0].cards[0];
+    const after = mine.file.areas[0].cards[0];
+    expect(before.activity.map((e: Json) => e.actor?.id)).toEqual(expect.arrayContaining([owner.id, member.id]));
+    expect(after.activity.map((e: Json) => e.actor?.id ?? null)).toEqual(
+      before.activity.map((e: Json) => (e.actor?.id === member.id ? member.id : null)),
     );
+    expect(after.activity.map((e: Json) => e.actor?.name ?? e.data?.actorName)).toEqual(
+      before.activity.map((e: Json) => e.actor.name),
+    );
+    const linked = await t.db
+      .selectFrom('card_activity')
+      .innerJoin('cards', 'cards.id', 'card_activity.cardId')
+      .select('card_activity.actorId')
+      .distinct()
+      .where('cards.boardId', '=', board.id)
+      .execute();
+    expect(linked.map((r) => r.actorId).sort()).toEqual([member.id, null].sort());
+    const history = (
+      await t.inject(member, { method: 'GET', url: `/api/data/card-activity?cardID=${after.id as number}` })
+    ).json().activity;
+    const byOlga = history.find((e: Json) => e.data?.actorName === 'Olga');
+    expect(byOlga.actor).toBeNull();
+    // Assignments name the assignee; only the importer's is linked to an account.
+    const assigned = after.activity.filter((e: Json) => e.type === 'assigned');
+    expect(assigned.map((e: Json) => e.data.assigneeId ?? e.data.assigneeName).sort()).toEqual([member.id, 'Olga'].sort());
+    expect(history.filter((e: Json) => e.type === 'assigned').map((e: Json) => e.data.assigneeName)).toEqual(
+      expect.arrayContaining(['Mika', 'Olga']),
+    );
+    expect(after.comments[0].author).toEqual({ id: member.id, name: 'Mika' });
   });
 
   it('refuses unsafe or unreadable zips with 400 and creates nothing', async () => {
@@ -369,5 +443,56 @@ eachDialect('board import', (t) => {
     const res = await importZip(t, stranger, zipOf(boardFile({ board: { ...boardFile().board, image } })));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().board.image).toBe(expected);
+  });
+
+  it('refuses a board file past 32 MB with 413, before reading it, and creates nothing', async () => {
+    const zip = oversizeZip();
+    expect(zip.length).toBeLessThan(UNTRUSTED.maxTotalBytes!);
+    const before = await state(t);
+    const res = await importZip(t, owner, zip);
+    expect(res.statusCode, res.body).toBe(413);
+    expect(res.json()).toEqual({ error: 'The board file is larger than the import limit (32 MB)' });
+    expect(await state(t)).toEqual(before);
+  });
+
+  it('runs one import at a time per account: another one meanwhile is refused (429) and creates nothing', async () => {
+    const base = new URL(await t.listen());
+    const body = multipart([{ name: 'file', filename: 'first.zip', type: 'application/zip', data: zipOf(boardFile()) }]);
+    const socket = net.connect(Number(base.port), base.hostname);
+    try {
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString('latin1');
+          if (text.includes('\r\n\r\n')) resolve(text);
+        });
+      });
+      // The first import: its upload starts, then waits for the rest.
+      socket.write(
+        `POST /api/data/board-import HTTP/1.1\r\nHost: ${base.host}\r\nx-api-key: ${owner.key}\r\n` +
+          `content-type: ${body.headers['content-type']}\r\ncontent-length: ${body.payload.length}\r\n\r\n`,
+      );
+      const split = body.payload.length - 20;
+      socket.write(body.payload.subarray(0, split));
+      const tmp = uploadStore(t.config.dataDir).tmpDir;
+      await until(() => existsSync(tmp) && readdirSync(tmp).some((name) => name.endsWith('.import.part')));
+
+      const before = await state(t);
+      const second = await importZip(t, owner, zipOf(boardFile({ board: { ...boardFile().board, name: 'Second' } })));
+      expect(second.statusCode, second.body).toBe(429);
+      expect(second.headers['retry-after']).toMatch(/^\d+$/);
+      expect(second.json()).toEqual({ error: expect.stringMatching(/already under way/) });
+      expect(await state(t)).toEqual(before);
+      // Another account is not held up.
+      expect((await importZip(t, stranger, zipOf(boardFile()))).statusCode).toBe(200);
+
+      // The first completes, and the account may import again.
+      socket.write(body.payload.subarray(split));
+      expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+      const third = await importZip(t, owner, zipOf(boardFile()));
+      expect(third.statusCode, third.body).toBe(200);
+    } finally {
+      socket.destroy();
+    }
   });
 });

@@ -17,7 +17,7 @@ import {
   UploadTooLarge,
   type UploadStore,
 } from '../../files/store.js';
-import { badRequest } from '../../http/errors.js';
+import { HttpError, badRequest } from '../../http/errors.js';
 import { withNul } from '../../http/validation.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
@@ -35,8 +35,8 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
   zip: { ...UNTRUSTED },
   /** The largest zip upload. */
   uploadBytes: 500 * MB,
-  /** The largest board file (it is read whole). */
-  boardFileBytes: 200 * MB,
+  /** The largest board file (it is read whole, and parsed: several times its size in memory). */
+  boardFileBytes: 32 * MB,
 };
 
 const validate = jsonChecker(BoardFile);
@@ -49,9 +49,11 @@ type FileCard = BoardFileInput['areas'][number]['cards'][number];
  * date, reminders, repeat, labels, assignees, archived state), comments
  * (authors kept as names, dates kept), attachments, pasted pictures (their
  * addresses in descriptions, comments and the cover rewritten to the new
- * ones) and the cards' history. Members are mapped by account id: those
- * without an account here are dropped, and so are assignees without access
- * to the new board. The files are stored first, then everything is written
+ * ones) and the cards' history. Nobody else gets access: the members a
+ * file lists are not added (a file can name any account; the importer invites
+ * whom they want), so assignees other than the importer are dropped, and
+ * comments and history by anyone else keep their author as a name only,
+ * never linked to an account of this instance. The files are stored first, then everything is written
  * in one transaction; if it fails, the files are removed again. A zip or
  * board file that is unsafe or not understood is refused (400) before
  * anything is written. A Trello board export (its JSON, plain or as the one
@@ -107,9 +109,12 @@ async function isPlainJson(upload: string): Promise<boolean> {
 }
 
 async function readPlainJson(upload: string): Promise<unknown> {
-  if ((await stat(upload)).size > importLimits.boardFileBytes)
-    throw new BadZip(`The file is larger than ${Math.round(importLimits.boardFileBytes / MB)} MB`);
+  if ((await stat(upload)).size > importLimits.boardFileBytes) throw tooLarge('The file');
   return parseJson(await readFile(upload, 'utf8'), 'The file');
+}
+
+function tooLarge(what: string): HttpError {
+  return new HttpError(413, `${what} is larger than the import limit (${Math.round(importLimits.boardFileBytes / MB)} MB)`);
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -130,7 +135,10 @@ async function readBoardJson(zip: SafeZip): Promise<unknown> {
     throw new BadZip(
       candidates.length === 0 ? 'The zip holds no board file (<id>-<name>.json)' : 'The zip holds more than one board file',
     );
-  return parseJson(await zip.text(candidates[0]!, importLimits.boardFileBytes), 'The board file');
+  const entry = candidates[0]!;
+  // Refused by its declared size before a byte is read (the reader enforces the declaration).
+  if (entry.uncompressedSize > importLimits.boardFileBytes) throw tooLarge('The board file');
+  return parseJson(await zip.text(entry, importLimits.boardFileBytes), 'The board file');
 }
 
 /** A board file of ours, checked against the format. */
@@ -200,6 +208,25 @@ async function storeFiles(zip: SafeZip, file: BoardFileInput, store: UploadStore
 
 class NotAPicture extends Error {}
 
+/** Account id → name, for everyone the file names. */
+function namesInFile(file: BoardFileInput): Map<string, string> {
+  const names = new Map<string, string>();
+  const add = (person: { id: string | null; name: string | null } | null | undefined) => {
+    if (person?.id && person.name !== null && !names.has(person.id)) names.set(person.id, person.name);
+  };
+  add(file.board.owner);
+  for (const member of file.members) add(member);
+  for (const card of file.areas.flatMap((a) => a.cards)) {
+    for (const person of card.assignees) add(person);
+    for (const comment of card.comments) add(comment.author);
+    for (const entry of card.activity) add(entry.actor);
+  }
+  return names;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 const iso = (value: string | null | undefined) => (value ? new Date(value).toISOString() : null);
 
 const PICTURE_ADDRESS = /^(?:https?:\/\/[^\s/]+(?:\/[^\s]*)?)?\/api\/data\/image\/[0-9a-f]{32}(?:\.[a-z0-9]{1,10})?$/i;
@@ -228,21 +255,6 @@ function addressRewriter(file: BoardFileInput, files: StoredFiles, baseUrl: stri
   };
 }
 
-/** Which of these account ids exist on this instance. */
-async function existingAccounts(db: Db, ids: Iterable<string>): Promise<Set<string>> {
-  const all = [...new Set(ids)];
-  const found = new Set<string>();
-  for (let i = 0; i < all.length; i += 500) {
-    const rows = await db
-      .selectFrom('user')
-      .select('id')
-      .where('id', 'in', all.slice(i, i + 500))
-      .execute();
-    for (const row of rows) found.add(row.id);
-  }
-  return found;
-}
-
 /** A board cover: the new address of an imported picture, an outside http(s) picture, or nothing. */
 function coverImage(image: string | null, rewrite: (text: string) => string, baseUrl: string): string | null {
   if (!image) return null;
@@ -261,14 +273,8 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
   const rewrite = addressRewriter(file, files, deps.config.baseUrl);
   const cards = file.areas.flatMap((a) => a.cards);
 
-  // People: members who have an account here; assignees only among those who can see the new board.
-  const people = await existingAccounts(trx, [
-    ...file.members.map((m) => m.id),
-    ...cards.flatMap((c) => c.activity.flatMap((e) => (e.actor ? [e.actor.id] : []))),
-  ]);
-  const members = new Map<string, 'read' | 'edit'>();
-  for (const m of file.members) if (people.has(m.id) && m.id !== actor.id && !members.has(m.id)) members.set(m.id, m.permission);
-  const allowed = new Set([actor.id, ...members.keys()]);
+  // The new board's only member is the importer: only they may be linked as assignee or author.
+  const isImporter = (id: string | null | undefined) => id === actor.id;
 
   // Labels: those of the board, and any a card wears that the list missed; one per word.
   const labelNames = new Map<string, string>();
@@ -295,12 +301,6 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
     .returningAll()
     .executeTakeFirstOrThrow();
   const boardId = boardRow.id;
-
-  if (members.size > 0)
-    await trx
-      .insertInto('board_members')
-      .values([...members].map(([userId, permission]) => ({ boardId, userId, permission, createdAt: now })))
-      .execute();
 
   const labelIds = new Map<string, number>();
   for (const [nameKey, name] of labelNames) {
@@ -367,7 +367,7 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
           .insertInto('card_labels')
           .values(wears.map((labelId) => ({ cardId, labelId })))
           .execute();
-      const assignees = [...new Set(card.assignees.map((p) => p.id))].filter((id) => allowed.has(id));
+      const assignees = [...new Set(card.assignees.map((p) => p.id))].filter(isImporter);
       if (assignees.length > 0)
         await trx
           .insertInto('card_assignees')
@@ -386,7 +386,7 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
           .insertInto('comments')
           .values({
             cardId,
-            userId: null,
+            userId: isImporter(comment.author.id) ? actor.id : null,
             authorName: comment.author.name,
             content: rewrite(comment.content),
             createdAt,
@@ -427,20 +427,29 @@ async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: Board
     repeatedFrom: cardIds,
     duplicatedFrom: cardIds,
   };
+  const names = namesInFile(file);
   const activity = histories.flatMap(({ cardId, card }) =>
     card.activity.map((entry) => {
       let data = entry.data ?? null;
-      if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-        const copy: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+      if (isRecord(data)) {
+        const copy: Record<string, unknown> = { ...data };
         for (const [key, ids] of Object.entries(remap)) {
           const old = copy[key];
           if (typeof old === 'number' && ids.has(old)) copy[key] = ids.get(old);
         }
+        // Someone else assigned: their name as the file knows it, not an account id of this instance.
+        if (typeof copy.assigneeId === 'string' && !isImporter(copy.assigneeId)) {
+          copy.assigneeName = names.get(copy.assigneeId) ?? null;
+          delete copy.assigneeId;
+        }
         data = copy;
       }
+      const linked = isImporter(entry.actor?.id);
+      // Someone else's entry keeps their name beside what they did (`actorName`), not their account.
+      if (entry.actor && !linked) data = { ...(isRecord(data) ? data : {}), actorName: entry.actor.name };
       return {
         cardId,
-        actorId: entry.actor && people.has(entry.actor.id) ? entry.actor.id : null,
+        actorId: linked ? actor.id : null,
         type: entry.type,
         data: data === null ? null : JSON.stringify(data),
         createdAt: iso(entry.createdAt)!,

@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import type { DialectName } from '../../db/dialect.js';
 import { isStoredName, uploadStore, type UploadStore } from '../../files/store.js';
-import { sqliteFile } from './snapshot.js';
+import { sqliteFile } from '../../db/snapshot.js';
 import { StatementSplitter, dumpDialect, quoteIdent, type Statement } from './sql-text.js';
 import { BadZip, SafeZip, type ZipLimits } from './zip-reader.js';
 

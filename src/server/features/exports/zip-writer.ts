@@ -26,14 +26,14 @@ export class ZipWriter {
   readonly stream: ZipArchive;
   private failure: Error | null = null;
   private readonly controller = new AbortController();
-  private finalizing = false;
 
   constructor() {
     this.stream = new ZipArchive({ zlib: { level: 6 } });
     this.stream.on('error', (error) => this.fail(error));
     this.stream.on('warning', (error) => this.fail(error));
     this.stream.on('close', () => {
-      if (!this.finalizing) this.fail(new ZipAborted());
+      // Closed before the reader had it all: the client went away, or it was dropped.
+      if (!this.stream.readableEnded) this.fail(new ZipAborted());
     });
   }
 
@@ -96,11 +96,26 @@ export class ZipWriter {
     };
   }
 
-  /** Writes the central directory; the stream ends once the reader has taken the rest. */
+  /**
+   * Writes the central directory; the stream ends once the reader has taken
+   * the rest. Rejects if the reader goes away first (archiver's own promise
+   * would wait for it forever).
+   */
   async finalize(): Promise<void> {
     this.check();
-    this.finalizing = true;
-    await this.stream.finalize();
+    const signal = this.controller.signal;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(this.failure ?? new ZipAborted());
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const finalized = this.stream.finalize();
+      finalized.catch(() => undefined); // a failure after the abort has nobody left to tell
+      await Promise.race([finalized, aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort!);
+    }
   }
 
   /** Stops the zip after a failure: the reader sees the stream break, never a zip that looks complete. */

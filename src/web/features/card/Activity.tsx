@@ -8,6 +8,12 @@ const isRepeat = (value: unknown): value is RepeatEvery => REPEATS.has(value);
 import { Avatar } from '../../components/Avatar';
 import { dateTime, relativeTime, shortDate } from '../board/dates';
 
+/** Someone whose entry came with an imported board: their name only, no account here. */
+function formerActor(entry: ActivityEntry): { id: string; name: string; image: null } | null {
+  const name = entry.data?.actorName;
+  return typeof name === 'string' && name !== '' ? { id: `imported:${name}`, name, image: null } : null;
+}
+
 /** A card's history, newest first. */
 export function Activity({ cardId }: { cardId: number }) {
   const { t } = useTranslation();
@@ -17,7 +23,7 @@ export function Activity({ cardId }: { cardId: number }) {
   return (
     <ol className="activity-list">
       {entries.map((entry, index) => {
-        const actor = entry.actor ?? { id: 'system', name: t('activity.system'), image: null };
+        const actor = entry.actor ?? formerActor(entry) ?? { id: 'system', name: t('activity.system'), image: null };
         return (
           <li key={`${entry.createdAt}-${index}`} className="activity-item">
             <Avatar person={actor} />
