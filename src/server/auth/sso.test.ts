@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../../test/databases.js';
 import { startApp } from '../../../test/harness.js';
 import { OIDC_CLIENT, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../test/oidc-provider.js';
+import { hashToken } from '../features/sharing/sharing.service.js';
 import { oidcRedirectUri } from './sso.js';
 
 const ACCOUNTS: IdpAccount[] = [
@@ -161,6 +162,44 @@ describe('single sign-on only (OIDC_ONLY=true)', () => {
     const result = await ssoSignIn(app.base, 'dave-idp');
     expect(result.location).toBe('/');
     expect(await me(app.base, result.jar.header())).toMatchObject({ email: 'dave@corp.example' });
+  });
+
+  it('an invitation link makes no password account: the invitee signs in through the provider first', async () => {
+    const TOKEN = 'ab'.repeat(32);
+    const owner = await ssoSignIn(app.base, 'new-verified');
+    const ownerId = (await me(app.base, owner.jar.header()))!.id;
+    const created = await fetch(`${app.base}/api/data/board`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.base, cookie: owner.jar.header() },
+      body: JSON.stringify({ userId: ownerId, name: 'Team', style: 'kanban', status: 'private' }),
+    });
+    const { board } = (await created.json()) as { board: { id: number } };
+    const now = new Date();
+    await app.t.db
+      .insertInto('board_invites')
+      .values({
+        boardId: board.id,
+        email: 'newcomer@corp.example',
+        permission: 'edit',
+        tokenHash: hashToken(TOKEN),
+        invitedBy: null,
+        expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
+        usedAt: null,
+        createdAt: now.toISOString(),
+      })
+      .execute();
+    const accept = await fetch(`${app.base}/api/invitations/${TOKEN}/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: app.base },
+      body: JSON.stringify({ name: 'Newcomer', password: 'password123' }),
+    });
+    expect(accept.status).toBe(403);
+    expect(await accept.json()).toEqual({
+      error: 'Password sign-in is turned off: sign in with Corp ID, then open the link again',
+    });
+    expect(await app.t.db.selectFrom('user').select('id').where('email', '=', 'newcomer@corp.example').execute()).toEqual([]);
+    const invite = await app.t.db.selectFrom('board_invites').select('usedAt').where('boardId', '=', board.id).executeTakeFirst();
+    expect(invite?.usedAt).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { fromNodeHeaders } from 'better-auth/node';
 import { ErrorBody } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { HttpError, badRequest } from '../../http/errors.js';
+import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import { joinByInvitation, readInvitation } from './invitations.js';
 
 const Token = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
@@ -64,6 +64,9 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
         return { boardId: await joinByInvitation(deps, token, { ...actor, email: session.user.email }) };
       }
 
+      // With OIDC_ONLY nobody gets a password: the invitee signs in through the provider and opens the link again.
+      const sso = deps.config.oidc;
+      if (sso?.only) throw forbidden(`Password sign-in is turned off: sign in with ${sso.name}, then open the link again`);
       const name = request.body.name?.trim();
       const { password } = request.body;
       if (!name || !password) throw badRequest('body: name and password are required to create the account');

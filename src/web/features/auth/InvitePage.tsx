@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/errors';
 import i18n from '../../app/i18n';
 import { refreshSession, signOut, useSession } from '../../app/session';
 import { AuthFrame } from './AuthFrame';
+import { SingleSignOn, useSignInOptions } from './SingleSignOn';
 import { NewPasswordField } from './PasswordField';
 import { field, useSubmit } from './useSubmit';
 
@@ -62,6 +63,7 @@ function InviteFacts({ info }: { info: Invitation }) {
 function CreateAccount({ token, info, onAccepted }: { token: string; info: Invitation; onAccepted: (boardId: number) => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
+  const { data: options } = useSignInOptions();
   const { busy, error, onSubmit } = useSubmit(
     async (form) => {
       const { boardId } = await api<{ boardId: number }>(`/api/invitations/${encodeURIComponent(token)}/accept`, {
@@ -73,6 +75,8 @@ function CreateAccount({ token, info, onAccepted }: { token: string; info: Invit
     },
     (e) => (e instanceof ApiError && e.status === 409 ? i18n.t('invite.accountExists') : errorMessage(e)),
   );
+  // Single sign-on only: the invitee signs in through the provider and comes back here to join.
+  if (options?.password === false) return <SingleSignOn next={`/invite/${token}`} />;
   return (
     <form onSubmit={onSubmit}>
       {error && (
