@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import { createAuthMiddleware } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -14,6 +15,8 @@ export interface AccountHooks {
   profileChanged?: (user: { id: string; name: string; image?: string | null | undefined }) => Promise<void>;
   accountRemoving?: (user: { id: string }) => Promise<void>;
   accountRemoved?: (user: { id: string; image?: string | null | undefined }) => Promise<void>;
+  /** A session ended (sign-out, expiry sweep, revocation), or with no `sessionId` every credential of the account. */
+  credentialsEnded?: (ended: { userId: string; sessionId?: string }) => void;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -31,6 +34,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       disableSignUp: !config.signup,
       minPasswordLength: 8,
       maxPasswordLength: 256,
+      // Whoever held the old password (or a session opened with it) is out.
+      revokeSessionsOnPasswordReset: true,
       // Queued, not sent in the request: the answer takes as long whether or not the address has an account.
       sendResetPassword: async ({ user, url }) => {
         await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
@@ -44,6 +49,16 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       },
     },
     plugins: [admin()],
+    hooks: {
+      // A changed password ends every other session, whatever the client asked for.
+      before: createAuthMiddleware((ctx) =>
+        Promise.resolve(
+          ctx.path === '/change-password'
+            ? { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } }
+            : undefined,
+        ),
+      ),
+    },
     rateLimit: {
       enabled: true,
       // In the database, so that every process behind one address shares the count.
@@ -71,6 +86,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           // A new name or picture shows on every board the account is on.
           after: async (user) => {
             await hooks.profileChanged?.(user);
+            if ((user as { banned?: boolean | null }).banned) hooks.credentialsEnded?.({ userId: user.id });
           },
         },
         delete: {
@@ -79,7 +95,17 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
             await hooks.accountRemoving?.(user);
           },
           after: async (user) => {
+            hooks.credentialsEnded?.({ userId: user.id });
             await hooks.accountRemoved?.(user);
+          },
+        },
+      },
+      session: {
+        delete: {
+          // Runs for every removed row (sign-out, revocation, a password reset or change, a ban), after the commit.
+          after: (session) => {
+            hooks.credentialsEnded?.({ userId: session.userId, sessionId: session.id });
+            return Promise.resolve();
           },
         },
       },

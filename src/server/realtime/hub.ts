@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BoardEvent, ServerMessage, Viewer } from '../../shared/events.js';
-import type { Actor } from '../auth/actor.js';
+import { CLOSE_CREDENTIAL_ENDED, type BoardEvent, type ServerMessage, type Viewer } from '../../shared/events.js';
+import { credentialValidUntil, type Actor } from '../auth/actor.js';
 import { levelOf, requireBoard } from '../access/policy.js';
 import type { Database } from '../db/database.js';
+import type { Revocation } from '../events/bus.js';
 import { HttpError } from '../http/errors.js';
 import { readEvents } from './event-log.js';
 
@@ -16,6 +17,8 @@ export interface Client {
   send(message: ServerMessage, droppable?: boolean): void;
   /** Sends an already serialised message (one JSON.stringify per event, not per viewer). */
   sendRaw(json: string): void;
+  /** Ends the connection; nothing more is sent on it. */
+  close(code: number, reason: string): void;
 }
 
 interface Subscription {
@@ -137,6 +140,32 @@ export class Hub {
   notify(boardId: number, version: number, deleted?: BoardEvent): void {
     if (!this.#boards.has(boardId) && !deleted && this.#accounts.size === 0) return;
     void this.#enqueue(boardId, () => this.#deliver(boardId, version, deleted ? [deleted] : []));
+  }
+
+  /** Closes the sockets opened with a credential that stopped working. */
+  revoke(revocation: Revocation): void {
+    for (const client of [...(this.#accounts.get(revocation.userId) ?? [])]) {
+      const credential = client.actor.credential;
+      if (revocation.sessionId !== undefined && (credential?.kind !== 'session' || credential.id !== revocation.sessionId))
+        continue;
+      if (revocation.keyId !== undefined && (credential?.kind !== 'key' || credential.id !== revocation.keyId)) continue;
+      const reason = revocation.keyId ? 'API key deleted' : revocation.sessionId ? 'Session ended' : 'Account unavailable';
+      this.disconnect(client);
+      client.close(CLOSE_CREDENTIAL_ENDED, reason);
+    }
+  }
+
+  /** Checks every connection's credential against the database (after revocations may have been missed). */
+  async audit(): Promise<void> {
+    for (const clients of [...this.#accounts.values()]) {
+      for (const client of [...clients]) {
+        const credential = client.actor.credential;
+        if (credential && (await credentialValidUntil(this.database.db, credential)) === null) {
+          this.disconnect(client);
+          client.close(CLOSE_CREDENTIAL_ENDED, 'Credential no longer valid');
+        }
+      }
+    }
   }
 
   /** A message for one account's every connection (notifications). */
