@@ -5,6 +5,7 @@ import * as boards from './0002_boards.js';
 import * as boardModel from './0003_board_model.js';
 import * as collaboration from './0004_collaboration.js';
 import * as notificationsJobs from './0005_notifications_jobs.js';
+import * as replayAccess from './0006-sockets-replay-access.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -15,6 +16,7 @@ const steps: Record<string, Step> = {
   '0003_board_model': boardModel,
   '0004_collaboration': collaboration,
   '0005_notifications_jobs': notificationsJobs,
+  '0006-sockets-replay-access': replayAccess,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { redactEvents } from '../../realtime/event-log.js';
 import { COMMENT_MAX_LENGTH, type Comment, type CommentCreate, type CommentUpdate } from '../../../shared/api/comments.js';
 import { texts } from '../../i18n/messages.js';
 import { boardAudience, notify } from '../notifications/notifications.service.js';
@@ -105,6 +106,7 @@ export async function deleteComment(deps: ServiceDeps, actor: Actor, id: number)
   await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, actor, emit }) => {
     const own = await ownComment(trx, board.id, actor, id);
     await trx.deleteFrom('comments').where('id', '=', own.id).execute();
+    await redactEvents(trx, board.id, { commentIds: [own.id] });
     emit('comment.deleted', { cardId: own.cardId, commentId: own.id });
   });
 }
