@@ -1,5 +1,5 @@
 import { betterAuth } from 'better-auth';
-import { createAuthMiddleware } from 'better-auth/api';
+import { createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -58,6 +58,11 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
             : undefined,
         ),
       ),
+      // So does a password an administrator sets for an account: its sessions end.
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/admin/set-user-password' || isAPIError(ctx.context.returned)) return;
+        await ctx.context.internalAdapter.deleteUserSessions((ctx.body as { userId: string }).userId);
+      }),
     },
     rateLimit: {
       enabled: true,
@@ -102,7 +107,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       },
       session: {
         delete: {
-          // Runs for every removed row (sign-out, revocation, a password reset or change, a ban), after the commit.
+          // Runs for every removed row (sign-out, revocation, a password reset or change, a ban, a removed account), after the commit.
           after: (session) => {
             hooks.credentialsEnded?.({ userId: session.userId, sessionId: session.id });
             return Promise.resolve();

@@ -115,6 +115,19 @@ eachDialect('realtime: a credential that stops working closes its sockets', (t) 
     expect(await cookieWorks(user.cookie)).toBe(false);
   });
 
+  it('ends every session and its socket when an administrator sets the password', async () => {
+    const boss = await admin();
+    const user = await t.signUp();
+    const viewer = await connect({ cookie: user.cookie });
+    const refused = await auth(user.cookie, 'admin/set-user-password', { userId: boss.id, newPassword: 'not yours to set' });
+    expect(refused.statusCode).toBe(403);
+    expect(await cookieWorks(boss.cookie)).toBe(true);
+    const set = await auth(boss.cookie, 'admin/set-user-password', { userId: user.id, newPassword: 'set by the boss' });
+    expect(set.statusCode).toBe(200);
+    expect(await viewer.waitClosed()).toMatchObject({ code: CLOSE_CREDENTIAL_ENDED });
+    expect(await cookieWorks(user.cookie)).toBe(false);
+  });
+
   it('closes every socket of a banned account, keys included, and of a removed one', async () => {
     const boss = await admin();
     for (const action of ['ban-user', 'remove-user']) {
