@@ -81,6 +81,7 @@ export async function buildApp({
   accountHooks.profileChanged = (user) => announceProfile(deps, user);
   accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
+  accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
   app.decorate('deps', deps);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
@@ -96,7 +97,7 @@ export async function buildApp({
   await registerOpenApi(app, serviceVersion);
 
   healthRoutes(app, database);
-  registerApiKeyRoutes(app, database.db, deps.auth);
+  registerApiKeyRoutes(app, database.db, deps.auth, deps.bus);
   registerAuthRoutes(app, deps.auth, config.baseUrl, new SignInLockout(database.db, clock));
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);

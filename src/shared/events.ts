@@ -78,3 +78,10 @@ export type ServerMessage =
   /** A board of the account's dashboard changed: shared with it, renamed, archived, removed. */
   | { type: 'dashboard'; boardId: number; name: BoardEventName; data: unknown }
   | { type: 'notification'; notification: unknown };
+
+/**
+ * The close code of a socket whose credential stopped working (signed out,
+ * session expired, API key deleted, password changed, account banned or
+ * removed): reconnecting with the same credential is pointless.
+ */
+export const CLOSE_CREDENTIAL_ENDED = 4401;

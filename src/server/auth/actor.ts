@@ -13,7 +13,11 @@ export interface Actor {
   role: string;
   via: 'session' | 'key';
   readOnly: boolean;
+  /** The session or key this actor came with (set by `resolveActor`): what a long-lived socket must stop with. */
+  credential?: Credential;
 }
+
+export type Credential = { kind: 'session'; id: string; expiresAt: Date } | { kind: 'key'; id: string };
 
 export function hashKey(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
@@ -25,7 +29,7 @@ const keyOwner = hotQuery((db: Db, keyHash: string) =>
   db
     .selectFrom('apikey')
     .innerJoin('user', 'user.id', 'apikey.userId')
-    .select(['user.id', 'user.name', 'user.image', 'user.role', 'user.banned', 'apikey.readOnly'])
+    .select(['user.id', 'user.name', 'user.image', 'user.role', 'user.banned', 'apikey.readOnly', 'apikey.id as keyId'])
     .where('apikey.keyHash', '=', keyHash),
 );
 
@@ -33,16 +37,32 @@ const keyOwner = hotQuery((db: Db, keyHash: string) =>
  * An `X-API-Key` header decides alone (a bad key is refused even beside a good
  * cookie); otherwise the session cookie. Banned accounts are nobody.
  */
-export async function resolveActor(request: FastifyRequest, db: Db, auth: Auth): Promise<Actor | null> {
+export async function resolveActor(
+  request: FastifyRequest,
+  db: Db,
+  auth: Auth,
+  options: { refreshSession?: boolean } = {},
+): Promise<Actor | null> {
   const header = request.headers['x-api-key'];
   if (header !== undefined) {
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret || secret.length > 128) return null;
     const [row] = await keyOwner(db, hashKey(secret));
     if (!row || truthy(row.banned)) return null;
-    return { id: row.id, name: row.name, image: row.image, role: row.role ?? 'user', via: 'key', readOnly: row.readOnly === 1 };
+    return {
+      id: row.id,
+      name: row.name,
+      image: row.image,
+      role: row.role ?? 'user',
+      via: 'key',
+      readOnly: row.readOnly === 1,
+      credential: { kind: 'key', id: row.keyId },
+    };
   }
-  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  const session = await auth.api.getSession({
+    headers: fromNodeHeaders(request.headers),
+    ...(options.refreshSession === false ? { query: { disableRefresh: true } } : {}),
+  });
   if (!session) return null;
   const { user } = session;
   return {
@@ -52,7 +72,28 @@ export async function resolveActor(request: FastifyRequest, db: Db, auth: Auth):
     role: (user as { role?: string | null }).role ?? 'user',
     via: 'session',
     readOnly: false,
+    credential: { kind: 'session', id: session.session.id, expiresAt: new Date(session.session.expiresAt) },
   };
+}
+
+const liveSession = hotQuery((db: Db, id: string) => db.selectFrom('session').select('expiresAt').where('id', '=', id));
+const liveKey = hotQuery((db: Db, id: string) =>
+  db.selectFrom('apikey').innerJoin('user', 'user.id', 'apikey.userId').select('user.banned').where('apikey.id', '=', id),
+);
+
+/**
+ * Until when a credential still works: a session until its (possibly
+ * extended) expiry, a key of an account in good standing indefinitely;
+ * `null` once it is gone.
+ */
+export async function credentialValidUntil(db: Db, credential: Credential): Promise<Date | null> {
+  if (credential.kind === 'key') {
+    const [row] = await liveKey(db, credential.id);
+    return row && !truthy(row.banned) ? new Date(8.64e15) : null;
+  }
+  const [row] = await liveSession(db, credential.id);
+  const expiresAt = row && new Date(row.expiresAt);
+  return expiresAt && expiresAt.getTime() > Date.now() ? expiresAt : null;
 }
 
 /**

@@ -5,6 +5,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import { nowIso, toIso } from '../db/dialect.js';
 import type { Db } from '../db/database.js';
 import { HttpError, notFound } from '../http/errors.js';
+import type { EventBus } from '../events/bus.js';
 import type { Auth } from './auth.js';
 import { hashKey } from './actor.js';
 
@@ -24,7 +25,7 @@ const ApiKey = Type.Object({
  * its SHA-256 is kept. Keys are managed from a signed-in session only, so a
  * leaked key cannot mint more keys.
  */
-export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth): void {
+export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, bus: EventBus): void {
   const sessionUser = async (request: FastifyRequest): Promise<string> => {
     const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
     if (!session) throw new HttpError(401, 'Sign in to manage API keys');
@@ -101,6 +102,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth): 
       const { keyId } = request.body as { keyId: string };
       const result = await db.deleteFrom('apikey').where('id', '=', keyId).where('userId', '=', userId).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) throw notFound('API key not found');
+      bus.revoke({ userId, keyId });
       return { success: true };
     },
   );

@@ -1,5 +1,5 @@
 import { betterAuth } from 'better-auth';
-import { APIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { admin } from 'better-auth/plugins';
 import { isSafeImage } from '../../shared/addresses.js';
 import type { Config } from '../config.js';
@@ -20,6 +20,8 @@ export interface AccountHooks {
   profileChanged?: (user: { id: string; name: string; image?: string | null | undefined }) => Promise<void>;
   accountRemoving?: (user: { id: string }) => Promise<void>;
   accountRemoved?: (user: { id: string; image?: string | null | undefined }) => Promise<void>;
+  /** A session ended (sign-out, expiry sweep, revocation), or with no `sessionId` every credential of the account. */
+  credentialsEnded?: (ended: { userId: string; sessionId?: string }) => void;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -37,6 +39,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       disableSignUp: !config.signup,
       minPasswordLength: 8,
       maxPasswordLength: 256,
+      // Whoever held the old password (or a session opened with it) is out.
+      revokeSessionsOnPasswordReset: true,
       // Queued, not sent in the request: the answer takes as long whether or not the address has an account.
       sendResetPassword: async ({ user, url }) => {
         await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
@@ -65,6 +69,21 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       },
     },
     plugins: [admin(), ...ssoPlugins(config)],
+    hooks: {
+      // A changed password ends every other session, whatever the client asked for.
+      before: createAuthMiddleware((ctx) =>
+        Promise.resolve(
+          ctx.path === '/change-password'
+            ? { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } }
+            : undefined,
+        ),
+      ),
+      // So does a password an administrator sets for an account: its sessions end.
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/admin/set-user-password' || isAPIError(ctx.context.returned)) return;
+        await ctx.context.internalAdapter.deleteUserSessions((ctx.body as { userId: string }).userId);
+      }),
+    },
     rateLimit: {
       enabled: true,
       // In the database, so that every process behind one address shares the count.
@@ -102,6 +121,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           // A new name or picture shows on every board the account is on.
           after: async (user) => {
             await hooks.profileChanged?.(user);
+            if ((user as { banned?: boolean | null }).banned) hooks.credentialsEnded?.({ userId: user.id });
           },
         },
         delete: {
@@ -110,7 +130,17 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
             await hooks.accountRemoving?.(user);
           },
           after: async (user) => {
+            hooks.credentialsEnded?.({ userId: user.id });
             await hooks.accountRemoved?.(user);
+          },
+        },
+      },
+      session: {
+        delete: {
+          // Runs for every removed row (sign-out, revocation, a password reset or change, a ban, a removed account), after the commit.
+          after: (session) => {
+            hooks.credentialsEnded?.({ userId: session.userId, sessionId: session.id });
+            return Promise.resolve();
           },
         },
       },

@@ -92,6 +92,8 @@ export interface BoardTable {
   color: string | null;
   /** Rises by one with every change to the board; realtime viewers resume from it. */
   version: Generated<number>;
+  /** The version at which the board last became public: non-members replay events from there. */
+  publicFrom: Generated<number>;
   archivedAt: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;
@@ -102,6 +104,8 @@ export interface BoardMemberTable {
   boardId: number;
   userId: string;
   permission: string;
+  /** The board's version when the member was added: they replay events from there. */
+  readableFrom: Generated<number>;
   createdAt: Timestamp;
 }
 

@@ -4,6 +4,19 @@ import type { BoardEvent } from '../../shared/events.js';
 
 export type { BoardEvent };
 
+/** The PostgreSQL channel on which revocations reach every process. */
+export const REVOCATIONS_CHANNEL = 'tavla_revocations';
+
+/**
+ * A credential stopped working: one session, one API key, or (neither named)
+ * every credential of the account. Sockets opened with it must close.
+ */
+export interface Revocation {
+  userId: string;
+  sessionId?: string;
+  keyId?: string;
+}
+
 /**
  * Carries committed board events to whoever listens in this process (the
  * realtime hub). Services never call it: the write path publishes after commit.
@@ -29,5 +42,15 @@ export class EventBus {
   subscribeNotifications(listener: (items: ReadonlyArray<{ userId: string; notification: unknown }>) => void): () => void {
     this.#emitter.on('notifications', listener);
     return () => this.#emitter.off('notifications', listener);
+  }
+
+  /** Credentials that no longer work (signed out, deleted, banned); reaches every process. */
+  revoke(revocation: Revocation): void {
+    this.#emitter.emit('revocation', revocation);
+  }
+
+  subscribeRevocations(listener: (revocation: Revocation) => void): () => void {
+    this.#emitter.on('revocation', listener);
+    return () => this.#emitter.off('revocation', listener);
   }
 }

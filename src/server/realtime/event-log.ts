@@ -5,7 +5,16 @@ import { toIso } from '../db/dialect.js';
 /** How long the event log keeps a board's events for viewers to resume from. */
 export const EVENT_RETENTION_DAYS = 7;
 
-/** The stored events of a board with versions in (after, upTo], oldest first. */
+/**
+ * The name an event row takes when what it showed was deleted for good: the
+ * row keeps its version (versions stay consecutive), its data is emptied.
+ */
+export const REDACTED = 'redacted';
+
+/**
+ * The stored events of a board with versions in (after, upTo], oldest first;
+ * redacted ones are left out (a replay that misses any reloads instead).
+ */
 export async function readEvents(db: Db, boardId: number, after: number, upTo: number): Promise<BoardEvent[]> {
   const rows = await db
     .selectFrom('board_events')
@@ -21,6 +30,7 @@ export async function readEvents(db: Db, boardId: number, after: number, upTo: n
     .where('board_events.boardId', '=', boardId)
     .where('board_events.version', '>', after)
     .where('board_events.version', '<=', upTo)
+    .where('board_events.name', '!=', REDACTED)
     .orderBy('board_events.version')
     .execute();
   return rows.map((row) => ({
@@ -31,6 +41,68 @@ export async function readEvents(db: Db, boardId: number, after: number, upTo: n
     data: JSON.parse(row.data) as BoardEvent['data'],
     createdAt: toIso(row.createdAt),
   }));
+}
+
+/** What is being deleted for good: its text must not outlive it in the event log. */
+export interface Erased {
+  cardIds?: readonly number[];
+  commentIds?: readonly number[];
+}
+
+/** The events that can show a card's or a comment's content; the others carry ids only. */
+const CONTENT_EVENTS = [
+  'card.created',
+  'card.updated',
+  'card.restored',
+  'area.restored',
+  'comment.created',
+  'comment.updated',
+  'attachment.created',
+] as const;
+
+/**
+ * Empties, in the deleting transaction, the board's stored events that show
+ * the erased cards (with their comments and attachments) or comments. An
+ * area's restoration keeps its other cards and loses only the erased ones.
+ */
+export async function redactEvents(trx: Db, boardId: number, erased: Erased): Promise<void> {
+  const cards = new Set(erased.cardIds ?? []);
+  const comments = new Set(erased.commentIds ?? []);
+  if (cards.size === 0 && comments.size === 0) return;
+  const rows = await trx
+    .selectFrom('board_events')
+    .select(['id', 'name', 'data'])
+    .where('boardId', '=', boardId)
+    .where('name', 'in', CONTENT_EVENTS)
+    // A coarse textual prefilter (data is compact JSON) spares parsing every event of a busy board; the parse below decides.
+    .where((eb) =>
+      eb.or([
+        ...[...cards, ...comments].map((id) => eb('data', 'like', `%"id":${id}%`)),
+        ...[...cards].map((id) => eb('data', 'like', `%"cardId":${id}%`)),
+      ]),
+    )
+    .execute();
+  for (const row of rows) {
+    const data = JSON.parse(row.data) as {
+      card?: { id: number };
+      cards?: Array<{ id: number }>;
+      cardId?: number;
+      comment?: { id: number };
+    };
+    if (row.name === 'area.restored') {
+      const kept = (data.cards ?? []).filter((c) => !cards.has(c.id));
+      if (kept.length === data.cards?.length) continue;
+      await trx
+        .updateTable('board_events')
+        .set({ data: JSON.stringify({ ...data, cards: kept }) })
+        .where('id', '=', row.id)
+        .execute();
+      continue;
+    }
+    const cardId = data.card?.id ?? data.cardId;
+    const shows = (cardId !== undefined && cards.has(cardId)) || (data.comment !== undefined && comments.has(data.comment.id));
+    if (shows) await trx.updateTable('board_events').set({ name: REDACTED, data: '{}' }).where('id', '=', row.id).execute();
+  }
 }
 
 /** Forgets events older than the retention window; a viewer further behind reloads the board. */

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BoardEvent, ServerMessage, Viewer } from '../../shared/events.js';
-import type { Actor } from '../auth/actor.js';
+import { CLOSE_CREDENTIAL_ENDED, type BoardEvent, type ServerMessage, type Viewer } from '../../shared/events.js';
+import { credentialValidUntil, type Actor } from '../auth/actor.js';
 import { levelOf, requireBoard } from '../access/policy.js';
 import type { Database } from '../db/database.js';
+import type { BoardRow } from '../db/schema.js';
+import type { Revocation } from '../events/bus.js';
 import { HttpError } from '../http/errors.js';
 import { readEvents } from './event-log.js';
 
@@ -16,6 +18,8 @@ export interface Client {
   send(message: ServerMessage, droppable?: boolean): void;
   /** Sends an already serialised message (one JSON.stringify per event, not per viewer). */
   sendRaw(json: string): void;
+  /** Ends the connection; nothing more is sent on it. */
+  close(code: number, reason: string): void;
 }
 
 interface Subscription {
@@ -84,15 +88,14 @@ export class Hub {
   subscribe(client: Client, boardId: number, since: number | undefined): Promise<void> {
     return this.#enqueue(boardId, async () => {
       const { db, dialect } = this.database;
-      let version: number;
+      let board: BoardRow;
       try {
-        ({
-          board: { version },
-        } = await requireBoard(db, dialect, client.actor, boardId, 'read'));
+        ({ board } = await requireBoard(db, dialect, client.actor, boardId, 'read'));
       } catch (error) {
         const message = error instanceof HttpError ? 'Board not found or not readable' : 'Subscription failed';
         return client.send({ type: 'error', boardId, error: message });
       }
+      const { version } = board;
       const subs = this.#boards.get(boardId) ?? new Map<Client, Subscription>();
       this.#boards.set(boardId, subs);
       const existing = subs.get(client);
@@ -101,13 +104,26 @@ export class Hub {
       client.send({ type: 'subscribed', boardId, version });
 
       if (since !== undefined && since < version) {
-        const missed = version - since > MAX_REPLAY ? [] : await readEvents(db, boardId, since, version);
-        // Rows pruned from the log (or too many to replay): the viewer reloads the board instead.
+        const replayable = version - since <= MAX_REPLAY && since >= (await this.#readableFrom(board, client.actor.id));
+        const missed = replayable ? await readEvents(db, boardId, since, version) : [];
+        // Rows pruned or redacted, too many to replay, or from before the viewer could read the board: reload instead.
         if (missed.length !== version - since) client.send({ type: 'resync', boardId });
         else for (const event of missed) client.sendRaw(eventJson(event));
       }
       if (!existing) this.#broadcastPresence(boardId);
     });
+  }
+
+  /** The version from which a viewer may replay the board's events: the owner from the start, others from when they could read it. */
+  async #readableFrom(board: BoardRow, userId: string): Promise<number> {
+    if (board.ownerId === userId) return 0;
+    const member = await this.database.db
+      .selectFrom('board_members')
+      .select('readableFrom')
+      .where('boardId', '=', board.id)
+      .where('userId', '=', userId)
+      .executeTakeFirst();
+    return Math.min(member?.readableFrom ?? Infinity, board.status === 'public' ? board.publicFrom : Infinity);
   }
 
   unsubscribe(client: Client, boardId: number): Promise<void> {
@@ -137,6 +153,32 @@ export class Hub {
   notify(boardId: number, version: number, deleted?: BoardEvent): void {
     if (!this.#boards.has(boardId) && !deleted && this.#accounts.size === 0) return;
     void this.#enqueue(boardId, () => this.#deliver(boardId, version, deleted ? [deleted] : []));
+  }
+
+  /** Closes the sockets opened with a credential that stopped working. */
+  revoke(revocation: Revocation): void {
+    for (const client of [...(this.#accounts.get(revocation.userId) ?? [])]) {
+      const credential = client.actor.credential;
+      if (revocation.sessionId !== undefined && (credential?.kind !== 'session' || credential.id !== revocation.sessionId))
+        continue;
+      if (revocation.keyId !== undefined && (credential?.kind !== 'key' || credential.id !== revocation.keyId)) continue;
+      const reason = revocation.keyId ? 'API key deleted' : revocation.sessionId ? 'Session ended' : 'Account unavailable';
+      this.disconnect(client);
+      client.close(CLOSE_CREDENTIAL_ENDED, reason);
+    }
+  }
+
+  /** Checks every connection's credential against the database (after revocations may have been missed). */
+  async audit(): Promise<void> {
+    for (const clients of [...this.#accounts.values()]) {
+      for (const client of [...clients]) {
+        const credential = client.actor.credential;
+        if (credential && (await credentialValidUntil(this.database.db, credential)) === null) {
+          this.disconnect(client);
+          client.close(CLOSE_CREDENTIAL_ENDED, 'Credential no longer valid');
+        }
+      }
+    }
   }
 
   /** A message for one account's every connection (notifications). */

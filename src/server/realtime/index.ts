@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { notifyProcesses } from '../db/notify.js';
 import type { Deps } from '../deps.js';
+import { REVOCATIONS_CHANNEL } from '../events/bus.js';
 import { Hub } from './hub.js';
 import { listenForEvents } from './pg-listener.js';
 import { realtimeRoutes, type RealtimeOptions } from './socket.routes.js';
@@ -11,6 +13,12 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   const unsubscribeNotifications = deps.bus.subscribeNotifications((items) => {
     for (const { userId, notification } of items) hub.sendToAccount(userId, { type: 'notification', notification });
   });
+  const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation) => {
+    hub.revoke(revocation);
+    notifyProcesses(deps.database, REVOCATIONS_CHANNEL, revocation).catch((error: unknown) =>
+      app.log.error({ err: error }, 'revocation not announced to other processes'),
+    );
+  });
   await realtimeRoutes(app, deps, hub, options);
 
   const stopListening =
@@ -19,6 +27,7 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   app.addHook('onClose', async () => {
     unsubscribe();
     unsubscribeNotifications();
+    unsubscribeRevocations();
     await stopListening?.();
   });
   return hub;

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database } from '../db/database.js';
 import { EVENTS_CHANNEL } from '../events/board-write.js';
+import { REVOCATIONS_CHANNEL, type Revocation } from '../events/bus.js';
 import { NOTIFICATIONS_CHANNEL, notificationsByIds } from '../features/notifications/notifications.service.js';
 import type { Hub } from './hub.js';
 
@@ -10,7 +11,8 @@ import type { Hub } from './hub.js';
  * Hears every process's committed board versions (and new notifications) through PostgreSQL
  * LISTEN/NOTIFY and hands them to the hub, which reads the events from the
  * log. A notification lost while the connection was down is caught up by a
- * sweep of the watched boards' versions, so an event can be late, never lost.
+ * sweep of the watched boards' versions, so an event can be late, never lost;
+ * revoked credentials (`tavla_revocations`) likewise by checking every socket's.
  */
 export function listenForEvents(
   url: string,
@@ -28,6 +30,7 @@ export function listenForEvents(
     next.on('notification', (message) => {
       if (!message.payload) return;
       if (message.channel === NOTIFICATIONS_CHANNEL) return void pushNotifications(message.payload);
+      if (message.channel === REVOCATIONS_CHANNEL) return revoke(message.payload);
       if (message.channel !== EVENTS_CHANNEL) return;
       try {
         const { boardId, version, deleted } = JSON.parse(message.payload) as {
@@ -50,9 +53,12 @@ export function listenForEvents(
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
       await next.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+      await next.query(`LISTEN ${REVOCATIONS_CHANNEL}`);
       if (stopped) return void (await next.end());
       client = next;
       await sweep();
+      // Revocations announced while the connection was down are found in the credentials themselves.
+      await hub.audit().catch((error: unknown) => log.warn({ err: error }, 'credential audit failed'));
     } catch (error) {
       log.warn({ err: error }, 'event listener could not connect; retrying');
       void next.end().catch(() => undefined);
@@ -69,6 +75,14 @@ export function listenForEvents(
       }
     } catch (error) {
       log.warn({ err: error }, 'notification push failed');
+    }
+  };
+
+  const revoke = (payload: string) => {
+    try {
+      hub.revoke(JSON.parse(payload) as Revocation);
+    } catch (error) {
+      log.warn({ err: error }, 'unreadable revocation');
     }
   };
 

@@ -6,9 +6,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.js';
 import { Viewer } from '../../../test/realtime-client.js';
+import { CLOSE_CREDENTIAL_ENDED } from '../../shared/events.js';
 import { projectRoot } from '../version.js';
 
-/** Two real server processes on one PostgreSQL database: an event written through one reaches a viewer on the other. */
+/**
+ * Two real server processes on one PostgreSQL database: an event written
+ * through one reaches a viewer on the other, and so does a revocation.
+ */
 describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgres]', () => {
   let database: TestDatabase;
   const servers: Array<{ child: ChildProcess; url: string; dataDir: string }> = [];
@@ -69,6 +73,29 @@ describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgr
     onA.close();
     onB.close();
   });
+
+  it('closes a socket on one process when its key is deleted or its session signs out on the other', async () => {
+    const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
+    const { key, cookie } = await account(a.url, 'revoked@example.test');
+    const byKey = await Viewer.connect(b.url, { 'x-api-key': key });
+    const byCookie = await Viewer.connect(b.url, { cookie });
+    const headers = { cookie, origin: a.url, 'content-type': 'application/json' };
+
+    const { apiKeys } = (await (await fetch(`${a.url}/api/auth/api-key/list`, { headers })).json()) as {
+      apiKeys: Array<{ id: string }>;
+    };
+    const deleted = await fetch(`${a.url}/api/auth/api-key/delete`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ keyId: apiKeys[0]!.id }),
+    });
+    expect(deleted.status).toBe(200);
+    expect(await byKey.waitClosed(3000)).toEqual({ code: CLOSE_CREDENTIAL_ENDED, reason: 'API key deleted' });
+    expect(byCookie.closed).toBeNull();
+
+    expect((await fetch(`${a.url}/api/auth/sign-out`, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+    expect(await byCookie.waitClosed(3000)).toEqual({ code: CLOSE_CREDENTIAL_ENDED, reason: 'Session ended' });
+  });
 });
 
 async function freePort(): Promise<number> {
@@ -115,12 +142,12 @@ async function healthy(url: string): Promise<void> {
   throw new Error(`${url} did not become healthy`);
 }
 
-async function account(url: string): Promise<{ key: string; userId: string }> {
+async function account(url: string, email = 'scale@example.test'): Promise<{ key: string; userId: string; cookie: string }> {
   const headers = { 'content-type': 'application/json', origin: url };
   const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ name: 'Scaler', email: 'scale@example.test', password: 'scale-out-password' }),
+    body: JSON.stringify({ name: 'Scaler', email, password: 'scale-out-password' }),
   });
   const cookie = signUp.headers
     .getSetCookie()
@@ -133,5 +160,5 @@ async function account(url: string): Promise<{ key: string; userId: string }> {
     body: JSON.stringify({ name: 'scale' }),
   });
   const { key } = (await created.json()) as { key: string };
-  return { key, userId: user.id };
+  return { key, userId: user.id, cookie };
 }

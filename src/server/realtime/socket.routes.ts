@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import type { ClientMessage, ServerMessage } from '../../shared/events.js';
-import { isForeignOrigin, resolveActor, type Actor } from '../auth/actor.js';
+import { CLOSE_CREDENTIAL_ENDED, type ClientMessage, type ServerMessage } from '../../shared/events.js';
+import { credentialValidUntil, isForeignOrigin, resolveActor, type Actor, type Credential } from '../auth/actor.js';
+import type { Db } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { isId } from '../../shared/api/common.js';
 import { forbidden } from '../http/errors.js';
@@ -36,6 +37,44 @@ class SocketClient implements Client {
     if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) return this.socket.terminate();
     this.socket.send(json);
   }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+}
+
+/** setTimeout's longest delay (about 24 days); a later expiry is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Closes the socket once its credential stops working without anyone acting:
+ * a session at its expiry (read again then, as use over HTTP extends it).
+ * Checks once at the start too, for a revocation that came while the upgrade
+ * was under way. Revocations that someone makes arrive through `Hub.revoke`.
+ */
+function watchCredential(db: Db, credential: Credential, close: (reason: string) => void, log: FastifyBaseLogger): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const check = async (reason: string) => {
+    let until: Date | null;
+    try {
+      until = await credentialValidUntil(db, credential);
+    } catch (error) {
+      log.warn({ err: error }, 'credential check failed');
+      until = new Date(Date.now() + 60_000);
+    }
+    if (stopped) return;
+    if (until === null) return close(reason);
+    if (credential.kind === 'session') schedule(until);
+  };
+  const schedule = (until: Date) => {
+    timer = setTimeout(() => void check('Session expired'), Math.min(MAX_TIMER_MS, Math.max(0, until.getTime() - Date.now())));
+  };
+  void check('Credential no longer valid');
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 /**
@@ -53,7 +92,8 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
       websocket: true,
       schema: { hide: true },
       onRequest: async (request) => {
-        const actor = await resolveActor(request, deps.database.db, deps.auth);
+        // Opening a socket is not use of the session: only requests extend it.
+        const actor = await resolveActor(request, deps.database.db, deps.auth, { refreshSession: false });
         if (!actor) throw forbidden();
         if (actor.via === 'session' && isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site connection refused');
         request.actor = actor;
@@ -62,6 +102,10 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
     (socket, request) => {
       const client = new SocketClient(request.actor, socket);
       hub.connect(client);
+      const credential = request.actor.credential;
+      const unwatch = credential
+        ? watchCredential(deps.database.db, credential, (reason) => socket.close(CLOSE_CREDENTIAL_ENDED, reason), request.log)
+        : () => undefined;
 
       let alive = true;
       socket.on('pong', () => (alive = true));
@@ -88,6 +132,7 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
 
       socket.on('close', () => {
         clearInterval(heartbeat);
+        unwatch();
         hub.disconnect(client);
       });
     },

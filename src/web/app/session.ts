@@ -23,9 +23,25 @@ export async function signOut(qc: QueryClient): Promise<void> {
   try {
     await api('/api/auth/sign-out', { method: 'POST', body: {} });
   } finally {
-    qc.clear();
-    qc.setQueryData(keys.session, null);
+    forgetSession(qc);
   }
+}
+
+/** Drops everything the signed-out account had loaded; the app goes to sign-in. */
+export function forgetSession(qc: QueryClient): void {
+  qc.clear();
+  qc.setQueryData(keys.session, null);
+}
+
+/**
+ * Asks the server whether this account is still signed in (the realtime socket
+ * was closed for a session that ended); when not, forgets the session.
+ */
+export async function confirmSession(qc: QueryClient, userId: string): Promise<boolean> {
+  const session = await qc.fetchQuery({ ...sessionQuery, staleTime: 0 });
+  if (session?.user.id === userId) return true;
+  forgetSession(qc);
+  return false;
 }
 
 export function useSignOut() {

@@ -1,17 +1,20 @@
 import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Viewer } from '../../shared/events.js';
+import { confirmSession } from '../app/session';
 import { RealtimeConnection, realtimeUrl, type ConnectionStatus } from './connection';
 
 const RealtimeContext = createContext<RealtimeConnection | null>(null);
 
-/** Opens the socket while someone is signed in; closes it on sign-out. */
+/** Opens the socket while someone is signed in; closes it on sign-out, here or wherever the session ended. */
 export function RealtimeProvider({ userId, children }: { userId: string; children: ReactNode }) {
   const [connection, setConnection] = useState<RealtimeConnection | null>(null);
+  const qc = useQueryClient();
   useEffect(() => {
-    const next = new RealtimeConnection(realtimeUrl());
+    const next = new RealtimeConnection(realtimeUrl(), () => confirmSession(qc, userId));
     setConnection(next);
     return () => next.close();
-  }, [userId]);
+  }, [userId, qc]);
   return <RealtimeContext.Provider value={connection}>{children}</RealtimeContext.Provider>;
 }
 

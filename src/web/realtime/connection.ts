@@ -1,4 +1,10 @@
-import type { BoardEvent, ClientMessage, ServerMessage, Viewer } from '../../shared/events.js';
+import {
+  CLOSE_CREDENTIAL_ENDED,
+  type BoardEvent,
+  type ClientMessage,
+  type ServerMessage,
+  type Viewer,
+} from '../../shared/events.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'offline';
 
@@ -31,6 +37,9 @@ const MAX_DELAY = 15_000;
  * presence, and the account's dashboard and notification messages. A lost
  * connection is retried with growing, jittered delays; on reconnect every
  * board is subscribed again with `since`, so missed events are replayed.
+ * A socket closed because its session ended, or one that cannot even open,
+ * first asks `stillSignedIn`: signed out, it stops instead of retrying in a
+ * loop; still signed in (a changed password brings a new cookie), it goes on.
  */
 export class RealtimeConnection {
   #socket: WebSocket | null = null;
@@ -45,7 +54,11 @@ export class RealtimeConnection {
   readonly #dashboardListeners = new Set<(message: DashboardMessage) => void>();
   readonly #notificationListeners = new Set<(notification: unknown) => void>();
 
-  constructor(private readonly url: string) {
+  constructor(
+    private readonly url: string,
+    /** Whether the account is still signed in: true, false, or null when that cannot be told (offline). */
+    private readonly stillSignedIn: () => Promise<boolean | null> = () => Promise.resolve(null),
+  ) {
     this.#connect();
     window.addEventListener('online', this.#retryNow);
   }
@@ -119,7 +132,9 @@ export class RealtimeConnection {
     this.#setStatus(this.#attempt === 0 ? 'connecting' : 'offline');
     const socket = new WebSocket(this.url);
     this.#socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.#attempt = 0;
       this.#setStatus('open');
       for (const [boardId, subscription] of this.#boards) {
@@ -141,17 +156,35 @@ export class RealtimeConnection {
       }
       this.#receive(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.#socket !== socket) return;
       this.#socket = null;
       if (this.#closed) return;
       this.#setStatus('offline');
       this.#presence.clear();
       this.#emit(this.#presenceListeners);
-      const delay = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.#attempt) * (0.75 + Math.random() * 0.5);
-      this.#attempt++;
-      this.#retry = setTimeout(() => this.#connect(), delay);
+      const ended = event.code === CLOSE_CREDENTIAL_ENDED;
+      if (ended || !opened) void this.#afterRefusal(ended);
+      else this.#scheduleRetry();
     };
+  }
+
+  /** The credential ended or the socket was refused: stop if signed out, else go on (at once, if a new cookie came). */
+  async #afterRefusal(ended: boolean): Promise<void> {
+    const signedIn = await this.stillSignedIn().catch(() => null);
+    if (this.#closed || this.#socket) return;
+    if (signedIn === false) return this.close();
+    if (signedIn && ended) {
+      this.#attempt = 0;
+      return this.#connect();
+    }
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    const delay = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.#attempt) * (0.75 + Math.random() * 0.5);
+    this.#attempt++;
+    this.#retry = setTimeout(() => this.#connect(), delay);
   }
 
   readonly #retryNow = () => {

@@ -8,6 +8,7 @@ import * as notificationsJobs from './0005_notifications_jobs.js';
 import * as proxyHardening from './0006-proxy-hardening.js';
 import * as verifyInviteLimits from './0006-verify-invite-limits.js';
 import * as agentsIdempotency from './0006_agents_idempotency.js';
+import * as replayAccess from './0006-sockets-replay-access.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -21,6 +22,7 @@ const steps: Record<string, Step> = {
   '0006-proxy-hardening': proxyHardening,
   '0006-verify-invite-limits': verifyInviteLimits,
   '0006_agents_idempotency': agentsIdempotency,
+  '0006-sockets-replay-access': replayAccess,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { redactEvents } from '../../realtime/event-log.js';
 import type { Area } from '../../../shared/api/areas.js';
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard, missing } from '../../access/policy.js';
@@ -116,7 +117,9 @@ export async function removeArea(
     .distinct()
     .where('cards.areaId', '=', area.id)
     .execute();
+  const cards = await trx.selectFrom('cards').select('id').where('areaId', '=', area.id).execute();
   await trx.deleteFrom('areas').where('id', '=', area.id).execute();
+  await redactEvents(trx, board.id, { cardIds: cards.map((c) => c.id) });
   await repo.closeGap(trx, area);
   emit('area.deleted', { areaId: area.id });
   if (

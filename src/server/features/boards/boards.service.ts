@@ -58,7 +58,14 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
   }
 
   return writeBoard(deps, actor, input.id, 'owner', async ({ trx, board, emit }) => {
-    const row = await repo.updateBoard(trx, board.id, { ...fields, ...appearance(input, board), updatedAt: nowIso() });
+    // Whoever reads it only for being public replays nothing from before.
+    const publicFrom = fields.status === 'public' && board.status !== 'public' ? { publicFrom: board.version } : {};
+    const row = await repo.updateBoard(trx, board.id, {
+      ...fields,
+      ...publicFrom,
+      ...appearance(input, board),
+      updatedAt: nowIso(),
+    });
     const presented = presentBoard(row);
     emit('board.updated', { board: presented });
     return presented;

@@ -1,3 +1,4 @@
+import { redactEvents } from '../../realtime/event-log.js';
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireArea, requireBoard, missing } from '../../access/policy.js';
@@ -339,6 +340,7 @@ export async function removeCard(
     (r) => r.labelId,
   );
   await trx.deleteFrom('cards').where('id', '=', card.id).execute();
+  await redactEvents(trx, board.id, { cardIds: [card.id] });
   await closeGap(trx, card);
   emit('card.deleted', { cardId: card.id, areaId: card.areaId });
   if (await pruneUnusedLabels(trx, board.id, labelIds)) emit('labels.changed', { labels: await boardLabels(trx, board.id) });

@@ -1,5 +1,6 @@
 import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
+import { redactEvents } from '../../realtime/event-log.js';
 import { texts } from '../../i18n/messages.js';
 import { boardAudience, notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
@@ -116,6 +117,7 @@ export async function deleteComment(deps: ServiceDeps, actor: Actor, id: number)
   await writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
     const own = await ownComment(trx, board.id, actor, id);
     await trx.deleteFrom('comments').where('id', '=', own.id).execute();
+    await redactEvents(trx, board.id, { commentIds: [own.id] });
     emit('comment.deleted', { cardId: own.cardId, commentId: own.id });
   });
 }

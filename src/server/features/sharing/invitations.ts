@@ -62,7 +62,13 @@ export async function joinByInvitation(
     if (board.ownerId === account.id) return { boardId: board.id, events: [] };
     const inserted = await trx
       .insertInto('board_members')
-      .values({ boardId: board.id, userId: account.id, permission: invite.permission, createdAt: nowIso() })
+      .values({
+        boardId: board.id,
+        userId: account.id,
+        permission: invite.permission,
+        readableFrom: board.version,
+        createdAt: nowIso(),
+      })
       .onConflict((oc) => oc.columns(['boardId', 'userId']).doUpdateSet({ permission: sql`excluded.permission` }))
       .execute();
     const member: Member = {

@@ -30,8 +30,18 @@ export function findMember(db: Db, boardId: number, userId: string): Promise<Mem
     .executeTakeFirst();
 }
 
-export async function addMember(db: Db, boardId: number, userId: string, permission: string, now: string): Promise<void> {
-  await db.insertInto('board_members').values({ boardId, userId, permission, createdAt: now }).execute();
+/** `readableFrom`: the board's version now; the new member replays nothing older. */
+export async function addMember(
+  db: Db,
+  board: { id: number; version: number },
+  userId: string,
+  permission: string,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('board_members')
+    .values({ boardId: board.id, userId, permission, readableFrom: board.version, createdAt: now })
+    .execute();
 }
 
 export async function setPermission(db: Db, boardId: number, userId: string, permission: string): Promise<void> {

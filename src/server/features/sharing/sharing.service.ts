@@ -82,7 +82,7 @@ async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account
   const existing = await repo.findMember(trx, board.id, account.id);
   if (existing?.permission === permission) return;
   if (existing) await repo.setPermission(trx, board.id, account.id, permission);
-  else await repo.addMember(trx, board.id, account.id, permission, nowIso());
+  else await repo.addMember(trx, board, account.id, permission, nowIso());
   const member = presentMember({ id: account.id, name: account.name, image: account.image, permission });
   emit(existing ? 'member.updated' : 'member.added', { member });
   if (!existing) {
