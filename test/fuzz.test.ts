@@ -319,7 +319,10 @@ function encodeQuery(entries: Array<[string, string | string[] | { raw: string }
 
 function errorOf(res: LightMyRequestResponse): unknown {
   try {
-    return res.json<{ error?: unknown }>().error;
+    const { error, jsonrpc } = res.json<{ error?: unknown; jsonrpc?: unknown }>();
+    // The MCP endpoint speaks JSON-RPC: its refusals are `{jsonrpc, error: {code, message}}`, as MCP clients expect.
+    if (jsonrpc === '2.0' && typeof error === 'object' && error !== null) return (error as { message?: unknown }).message;
+    return error;
   } catch {
     return undefined;
   }
