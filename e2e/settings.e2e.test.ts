@@ -65,7 +65,7 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
     const ada = await apiUser(server, 'Ada Lovelace');
     const page = await openSettings(browser, server, ada, 1400);
     expect(await accessibilityProblems(page, 'settings')).toEqual([]);
-    await expect.poll(() => page.getByLabel('E-mail address').inputValue()).toBe(ada.email);
+    await expect.poll(() => page.getByLabel('E-mail address', { exact: true }).inputValue()).toBe(ada.email);
     await settle(page);
     await screenshot(page, 'settings-1400');
 
