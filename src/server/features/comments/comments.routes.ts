@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
 import { COMMENT_PAGE_MAX } from '../../../shared/limits.js';
-import { ErrorBody, Id, Success, errorResponses } from '../../../shared/api/common.js';
+import { ErrorBody, Id, MAX_ID, Success, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { createComment, deleteComment, listComments, updateComment } from './comments.service.js';
 
@@ -27,7 +27,9 @@ export function commentRoutes(app: FastifyInstance, deps: Deps): void {
           limit: Type.Optional(
             Type.Integer({ minimum: 1, maximum: COMMENT_PAGE_MAX, description: `comments on the page, 1–${COMMENT_PAGE_MAX}` }),
           ),
-          before: Type.Optional(Type.Integer({ minimum: 1, description: 'only comments older than this comment id' })),
+          before: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'only comments older than this comment id' }),
+          ),
         }),
         response: { 200: Type.Object({ comments: Type.Array(Comment) }), ...errorResponses },
       },
