@@ -73,8 +73,9 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
       headers: { origin: server.baseUrl },
     });
     expect(changed.status()).toBe(200);
-    await expect.poll(() => sockets.opened).toBe(opened + 1);
-    await expect.poll(() => sockets.open).toBe(true);
+    // The reconnect waits on the session check and a timer: poll for it as long as a loaded machine needs.
+    await expect.poll(() => sockets.opened, { timeout: 10_000 }).toBe(opened + 1);
+    await expect.poll(() => sockets.open, { timeout: 10_000 }).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/');
     await context.close();
   });
