@@ -141,3 +141,11 @@ export function uploadedFiles(t: TestContext): string[] {
     .map((e) => path.relative(root, path.join(e.parentPath, e.name)))
     .sort();
 }
+
+/** Makes `user` a member of the board straight in the database (arranging a test, not testing sharing). */
+export async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit'): Promise<void> {
+  await t.db
+    .insertInto('board_members')
+    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
+    .execute();
+}

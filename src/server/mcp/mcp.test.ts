@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, expect, it } from 'vitest';
-import { cardNames, seedBoard } from '../../../test/factories.js';
-import { eachDialect, type TestContext, type TestUser } from '../../../test/harness.js';
+import { cardNames, seedBoard, share } from '../../../test/factories.js';
+import { eachDialect } from '../../../test/harness.js';
 import { Viewer } from '../../../test/realtime-client.js';
 
 const READ_TOOLS = ['get_board', 'get_card', 'list_boards', 'list_notifications', 'search_cards'];
@@ -43,13 +43,6 @@ eachDialect('MCP server', (t) => {
     if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
     return result.structuredContent as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   };
-
-  async function share(ctx: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-    await ctx.db
-      .insertInto('board_members')
-      .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
-      .execute();
-  }
 
   it('lists every tool for a full key and only the read tools for a read-only key', async () => {
     const ada = await t.signUp('Ada');

@@ -4,8 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, safeFilename } from '../../files/store.js';
-import { seedBoard, uploadedFiles } from '../../../../test/factories.js';
-import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { seedBoard, share, uploadedFiles } from '../../../../test/factories.js';
+import { eachDialect, type As, type TestContext } from '../../../../test/harness.js';
 import { multipart, type Part } from '../../../../test/multipart.js';
 
 function upload(
@@ -19,13 +19,6 @@ function upload(
     { name: 'file', ...file },
   ]);
   return t.inject(as, { method: 'POST', url: '/api/data/attachment', ...body });
-}
-
-async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-  await t.db
-    .insertInto('board_members')
-    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
-    .execute();
 }
 
 /** What a refused upload must leave untouched: the rows, the history, the events and the files. */

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { share } from '../../../../test/factories.js';
+import { BASE_URL, eachDialect, type TestUser } from '../../../../test/harness.js';
 
 /** The address of a picture uploaded here, as `POST /api/data/image` answers it. */
 const COVER = '/api/data/image/0123456789abcdef0123456789abcdef.webp';
@@ -321,9 +322,3 @@ eachDialect('boards', (t) => {
 });
 
 /** Membership is written directly until the sharing routes exist. */
-async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-  await t.db
-    .insertInto('board_members')
-    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
-    .execute();
-}

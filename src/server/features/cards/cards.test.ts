@@ -1,14 +1,7 @@
 import { expect, it } from 'vitest';
-import { createCard, seedBoard, snapshot, updateCard } from '../../../../test/factories.js';
+import { createCard, seedBoard, share, snapshot, updateCard } from '../../../../test/factories.js';
 import { cardListCacheOf } from './card-list-cache.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-
-async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-  await t.db
-    .insertInto('board_members')
-    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
-    .execute();
-}
 
 eachDialect('cards', (t) => {
   it('lists cards in the exact list shape, first assignee described by assignee*', async () => {

@@ -1,13 +1,6 @@
 import { expect, it } from 'vitest';
-import { seedBoard, snapshot } from '../../../../test/factories.js';
-import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-
-async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-  await t.db
-    .insertInto('board_members')
-    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
-    .execute();
-}
+import { seedBoard, share, snapshot } from '../../../../test/factories.js';
+import { eachDialect, type TestUser } from '../../../../test/harness.js';
 
 eachDialect('card claims', (t) => {
   it('the caller becomes the assignee of a card nobody is on; a second claim is a 409 naming who has it', async () => {

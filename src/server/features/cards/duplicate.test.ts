@@ -2,15 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { assertDenseNumbering, cardNames, seedBoard, snapshot, updateCard } from '../../../../test/factories.js';
+import { assertDenseNumbering, cardNames, seedBoard, share, snapshot, updateCard } from '../../../../test/factories.js';
 import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
-
-async function share(t: TestContext, boardId: number, user: TestUser, permission: 'read' | 'edit') {
-  await t.db
-    .insertInto('board_members')
-    .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
-    .execute();
-}
 
 /** Attaches a file through the upload route (a multipart body built by hand). */
 async function attach(t: TestContext, user: TestUser, cardId: number, filename: string, data: Buffer): Promise<number> {
