@@ -36,6 +36,11 @@ export async function enqueue(db: Db, kind: string, key: string, payload: Record
     .execute();
 }
 
+/** Removes the finished one-off jobs of a kind done before `before` (an ISO time). */
+export async function pruneDoneJobs(db: Db, kind: string, before: string): Promise<void> {
+  await db.deleteFrom('jobs').where('kind', '=', kind).where('doneAt', '<', before).execute();
+}
+
 /**
  * Jobs live in the database: a runner claims one due job at a time with a
  * lease (a row lock with SKIP LOCKED on PostgreSQL, so processes never take

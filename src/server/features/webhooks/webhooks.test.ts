@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createArea, createCard, seedBoard } from '../../../../test/factories.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { FAILURE_LIMIT, FIRST_RETRY_MS } from './deliver.js';
+import { pruneDeliveries } from './retention.js';
 import { Receiver, verifySignature } from './testing.js';
 
 const create = (t: TestContext, user: TestUser, payload: object) =>
@@ -304,6 +305,28 @@ eachDialect(
       );
       expect(listed.find((d) => d.id === first!.id)).toBeUndefined();
       await runJobsAt(t, new Date());
+    });
+
+    it('forgets finished deliveries once their events have left the event log, and keeps pending ones', async () => {
+      const owner = await t.signUp();
+      const board = await t.createBoard(owner);
+      const hook = await addWebhook(t, owner, { boardId: board.id, url: receiver.url });
+      const now = Date.now();
+      const row = (status: string, daysAgo: number) => ({
+        webhookId: hook.id,
+        boardId: board.id,
+        version: 1,
+        event: 'card.created',
+        status,
+        nextAttemptAt: new Date(now + 86_400_000).toISOString(),
+        createdAt: new Date(now - daysAgo * 86_400_000).toISOString(),
+      });
+      await t.db
+        .insertInto('webhook_deliveries')
+        .values([row('delivered', 8), row('failed', 8), row('pending', 8), row('delivered', 1)])
+        .execute();
+      expect(await pruneDeliveries(t.db, new Date(now))).toBe(2);
+      expect((await deliveries(t, hook.id)).map((d) => d.status)).toEqual(['pending', 'delivered']);
     });
   },
   { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
