@@ -80,6 +80,21 @@ export interface Resolved {
 
 export class ForbiddenAddress extends Error {}
 
+/** How long a name may take to resolve: the system resolver can take far longer to give up. */
+const LOOKUP_TIMEOUT_MS = 5000;
+
+async function lookupInTime(host: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${host} did not resolve in time`)), LOOKUP_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([lookup(host, { all: true, verbatim: true }), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Resolves the host of a webhook address and answers the address to connect
  * to. Every address the name resolves to must be allowed, not just the first:
@@ -88,7 +103,7 @@ export class ForbiddenAddress extends Error {}
  */
 export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Resolved> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookupInTime(host);
   if (found.length === 0) throw new ForbiddenAddress(`${host} has no address`);
   if (!allowPrivate) {
     const refused = found.find((entry) => isForbiddenAddress(entry.address));
