@@ -96,12 +96,12 @@ async function lookupInTime(host: string) {
 }
 
 /**
- * Resolves the host of a webhook address and answers the address to connect
- * to. Every address the name resolves to must be allowed, not just the first:
+ * Resolves the host of a webhook address and answers the addresses to
+ * connect to, in the resolver's order. Every address the name resolves to must be allowed, not just the first:
  * a name with one public and one private address would otherwise reach the
  * private one whenever the resolver's order changes.
  */
-export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Resolved> {
+export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Resolved[]> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookupInTime(host);
   if (found.length === 0) throw new ForbiddenAddress(`${host} has no address`);
@@ -109,6 +109,5 @@ export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Re
     const refused = found.find((entry) => isForbiddenAddress(entry.address));
     if (refused) throw new ForbiddenAddress(`${host} resolves to ${refused.address}, which webhooks may not reach`);
   }
-  const first = found[0]!;
-  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+  return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 }

@@ -95,6 +95,9 @@ describe('sending a delivery', () => {
         error: null,
       });
       expect(hits).toBe(1);
+      // By name: the connection goes to the checked address (localhost may also have ::1, offered too).
+      expect((await sendDelivery({ ...out, url: `http://localhost:${port}/`, allowPrivate: true })).ok).toBe(true);
+      expect(hits).toBe(2);
     } finally {
       server.closeAllConnections();
       server.close();

@@ -45,10 +45,11 @@ export async function sendDelivery(out: Outgoing): Promise<SendResult> {
   let pinned: LookupFunction;
   try {
     url = new URL(out.url);
-    const target = await resolveTarget(url, out.allowPrivate);
+    const targets = await resolveTarget(url, out.allowPrivate);
+    // Every one was checked, so all may be offered (the connection tries them in turn when the first fails).
     pinned = (_hostname, options, callback) => {
-      if (options.all) callback(null, [target]);
-      else callback(null, target.address, target.family);
+      if (options.all) callback(null, targets);
+      else callback(null, targets[0]!.address, targets[0]!.family);
     };
   } catch (error) {
     return { ok: false, status: null, error: error instanceof Error ? error.message : String(error) };
