@@ -27,6 +27,7 @@ import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
+import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { idempotentWrites } from './http/idempotency.js';
 import { registerMcp } from './mcp/mcp.routes.js';
@@ -121,6 +122,7 @@ export async function buildApp({
       searchRoutes(data, deps);
       notificationRoutes(data, deps);
       profileRoutes(data, deps);
+      webhookRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

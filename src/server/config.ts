@@ -38,6 +38,8 @@ export interface Config {
   exportStallSeconds: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
   oidc: OidcConfig | null;
+  /** Webhooks may reach loopback and private addresses (a receiver on the same host or network). */
+  webhookAllowPrivate: boolean;
 }
 
 export interface OidcConfig {
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     exportsPerAccount: integer('EXPORTS_PER_ACCOUNT', 2, 1, 100),
     exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),
     exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
+    webhookAllowPrivate: flag('WEBHOOK_ALLOW_PRIVATE', false),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

@@ -45,6 +45,40 @@ export interface BoardEventMap {
 
 export type BoardEventName = keyof BoardEventMap;
 
+/** Every event name at run time (webhook filters are checked against it); the type below keeps it complete. */
+export const BOARD_EVENT_NAMES = [
+  'board.created',
+  'board.updated',
+  'board.archived',
+  'board.restored',
+  'board.deleted',
+  'area.created',
+  'area.updated',
+  'area.archived',
+  'area.restored',
+  'area.deleted',
+  'areas.reordered',
+  'card.created',
+  'card.updated',
+  'card.moved',
+  'card.archived',
+  'card.restored',
+  'card.deleted',
+  'labels.changed',
+  'member.added',
+  'member.updated',
+  'member.removed',
+  'person.updated',
+  'attachment.created',
+  'attachment.deleted',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
+] as const satisfies readonly BoardEventName[];
+// Fails to compile when an event is added to the map and not to the list.
+const everyEventListed: Exclude<BoardEventName, (typeof BOARD_EVENT_NAMES)[number]> extends never ? true : never = true;
+void everyEventListed;
+
 export interface BoardEvent<K extends BoardEventName = BoardEventName> {
   boardId: number;
   version: number;

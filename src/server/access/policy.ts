@@ -31,7 +31,7 @@ export function levelOf(board: Pick<BoardRow, 'ownerId' | 'status'>, actorId: st
  * cannot read gets the same 404 body as a missing one of its kind, so the
  * kind of the id asked for, not the board, names the refusal.
  */
-export type Subject = 'Board' | 'Area' | 'Card' | 'Comment' | 'Attachment' | 'Image';
+export type Subject = 'Board' | 'Area' | 'Card' | 'Comment' | 'Attachment' | 'Image' | 'Webhook' | 'Delivery';
 
 export const missing = (subject: Subject) => notFound(`${subject} not found`);
 

@@ -303,6 +303,8 @@ export interface Schema {
   signin_failures: SignInFailureTable;
   invite_limits: InviteLimitTable;
   idempotency_keys: IdempotencyKeyTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -318,4 +320,30 @@ export interface IdempotencyKeyTable {
   status: number | null;
   response: string | null;
   createdAt: Timestamp;
+}
+
+export interface WebhookTable {
+  id: Generated<number>;
+  boardId: number;
+  url: string;
+  events: string | null;
+  secret: string;
+  active: Generated<number>;
+  failures: Generated<number>;
+  createdAt: Timestamp;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  webhookId: number;
+  boardId: number;
+  version: number;
+  event: string;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  responseStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: Timestamp;
+  createdAt: Timestamp;
+  deliveredAt: NullableTimestamp;
 }

@@ -7,6 +7,7 @@ import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
+import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
 
 const turns = new Map<number, Promise<unknown>>();
 
@@ -181,6 +182,7 @@ export async function recordEvents(
         })),
       )
       .execute();
+    await queueWebhookDeliveries(trx, board.id, events);
   }
   return events;
 }

@@ -19,6 +19,7 @@ interface Texts {
   resetBody: (p: { link: string }) => string;
   verifySubject: string;
   verifyBody: (p: { link: string; days: number }) => string;
+  webhookDisabled: (p: { url: string; board: string; failures: number }) => string;
 }
 
 const q = (s: string) => `“${s}”`;
@@ -45,6 +46,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirm your e-mail address',
     verifyBody: (p) =>
       `Please confirm that this address is yours by opening this link:\n${p.link}\n\nUntil then, invitations to boards sent to this address do not reach your account. The link works for ${p.days} days; you can ask for a new one in the app. If you have no account with us, ignore this mail.`,
+    webhookDisabled: (p) =>
+      `The webhook to ${p.url} on ${q(p.board)} was turned off after ${p.failures} failed deliveries in a row`,
   },
   de: {
     cardCreated: (p) => `${p.actor} hat die Karte ${q(p.card)} auf ${q(p.board)} erstellt`,
@@ -67,6 +70,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Bestätige deine E-Mail-Adresse',
     verifyBody: (p) =>
       `Bitte bestätige, dass diese Adresse dir gehört, indem du diesen Link öffnest:\n${p.link}\n\nBis dahin erreichen Einladungen zu Boards an diese Adresse dein Konto nicht. Der Link gilt ${p.days} Tage; in der App kannst du einen neuen anfordern. Wenn du bei uns kein Konto hast, ignoriere diese Mail.`,
+    webhookDisabled: (p) =>
+      `Der Webhook an ${p.url} auf ${q(p.board)} wurde nach ${p.failures} fehlgeschlagenen Zustellungen in Folge abgeschaltet`,
   },
   fr: {
     cardCreated: (p) => `${p.actor} a créé la carte ${q(p.card)} sur ${q(p.board)}`,
@@ -89,6 +94,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirmez votre adresse e-mail',
     verifyBody: (p) =>
       `Veuillez confirmer que cette adresse est la vôtre en ouvrant ce lien :\n${p.link}\n\nJusque-là, les invitations à des tableaux envoyées à cette adresse n’atteignent pas votre compte. Le lien est valable ${p.days} jours ; vous pouvez en demander un nouveau dans l’application. Si vous n’avez pas de compte chez nous, ignorez ce message.`,
+    webhookDisabled: (p) =>
+      `Le webhook vers ${p.url} sur ${q(p.board)} a été désactivé après ${p.failures} échecs de livraison consécutifs`,
   },
   es: {
     cardCreated: (p) => `${p.actor} creó la tarjeta ${q(p.card)} en ${q(p.board)}`,
@@ -111,6 +118,7 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirma tu dirección de correo',
     verifyBody: (p) =>
       `Confirma que esta dirección es tuya abriendo este enlace:\n${p.link}\n\nHasta entonces, las invitaciones a tableros enviadas a esta dirección no llegan a tu cuenta. El enlace vale ${p.days} días; puedes pedir uno nuevo en la aplicación. Si no tienes una cuenta con nosotros, ignora este correo.`,
+    webhookDisabled: (p) => `El webhook a ${p.url} en ${q(p.board)} se desactivó tras ${p.failures} entregas fallidas seguidas`,
   },
   it: {
     cardCreated: (p) => `${p.actor} ha creato la scheda ${q(p.card)} su ${q(p.board)}`,
@@ -133,6 +141,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Conferma il tuo indirizzo email',
     verifyBody: (p) =>
       `Conferma che questo indirizzo è tuo aprendo questo link:\n${p.link}\n\nFino ad allora, gli inviti alle bacheche inviati a questo indirizzo non raggiungono il tuo account. Il link vale ${p.days} giorni; puoi chiederne uno nuovo nell’app. Se non hai un account da noi, ignora questa email.`,
+    webhookDisabled: (p) =>
+      `Il webhook verso ${p.url} su ${q(p.board)} è stato disattivato dopo ${p.failures} consegne fallite di fila`,
   },
   nl: {
     cardCreated: (p) => `${p.actor} heeft de kaart ${q(p.card)} op ${q(p.board)} gemaakt`,
@@ -155,6 +165,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Bevestig je e-mailadres',
     verifyBody: (p) =>
       `Bevestig dat dit adres van jou is door deze link te openen:\n${p.link}\n\nTot dan bereiken uitnodigingen voor borden aan dit adres je account niet. De link werkt ${p.days} dagen; in de app kun je een nieuwe aanvragen. Heb je geen account bij ons, negeer deze mail dan.`,
+    webhookDisabled: (p) =>
+      `De webhook naar ${p.url} op ${q(p.board)} is uitgeschakeld na ${p.failures} mislukte bezorgingen op rij`,
   },
   pl: {
     cardCreated: (p) => `${p.actor} utworzył(a) kartę ${q(p.card)} na tablicy ${q(p.board)}`,
@@ -177,6 +189,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Potwierdź swój adres e-mail',
     verifyBody: (p) =>
       `Potwierdź, że ten adres należy do ciebie, otwierając ten link:\n${p.link}\n\nDo tego czasu zaproszenia do tablic wysłane na ten adres nie trafiają na twoje konto. Link działa przez ${p.days} dni; w aplikacji możesz poprosić o nowy. Jeśli nie masz u nas konta, zignoruj tę wiadomość.`,
+    webhookDisabled: (p) =>
+      `Webhook do ${p.url} na tablicy ${q(p.board)} został wyłączony po ${p.failures} nieudanych dostarczeniach z rzędu`,
   },
   pt: {
     cardCreated: (p) => `${p.actor} criou o cartão ${q(p.card)} em ${q(p.board)}`,
@@ -199,6 +213,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirme o seu endereço de e-mail',
     verifyBody: (p) =>
       `Confirme que este endereço é seu abrindo esta ligação:\n${p.link}\n\nAté lá, os convites para quadros enviados para este endereço não chegam à sua conta. A ligação é válida durante ${p.days} dias; pode pedir uma nova na aplicação. Se não tem conta connosco, ignore este e-mail.`,
+    webhookDisabled: (p) =>
+      `O webhook para ${p.url} em ${q(p.board)} foi desativado após ${p.failures} entregas falhadas seguidas`,
   },
   cs: {
     cardCreated: (p) => `${p.actor} vytvořil(a) kartu ${q(p.card)} na tabuli ${q(p.board)}`,
@@ -221,6 +237,8 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Potvrďte svou e-mailovou adresu',
     verifyBody: (p) =>
       `Potvrďte prosím, že tato adresa patří vám, otevřením tohoto odkazu:\n${p.link}\n\nDo té doby se pozvánky na tabule zaslané na tuto adresu k vašemu účtu nedostanou. Odkaz platí ${p.days} dní; v aplikaci si můžete vyžádat nový. Pokud u nás účet nemáte, tento e-mail ignorujte.`,
+    webhookDisabled: (p) =>
+      `Webhook na ${p.url} na tabuli ${q(p.board)} byl vypnut po ${p.failures} neúspěšných doručeních za sebou`,
   },
   uk: {
     cardCreated: (p) => `${p.actor} створив(ла) картку ${q(p.card)} на дошці ${q(p.board)}`,
@@ -243,6 +261,7 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Підтвердьте свою адресу e-mail',
     verifyBody: (p) =>
       `Підтвердьте, що ця адреса належить вам, відкривши це посилання:\n${p.link}\n\nДо того запрошення до дошок, надіслані на цю адресу, не потрапляють до вашого облікового запису. Посилання діє ${p.days} днів; у застосунку можна попросити нове. Якщо у вас немає облікового запису в нас, проігноруйте цей лист.`,
+    webhookDisabled: (p) => `Вебхук на ${p.url} на дошці ${q(p.board)} вимкнено після ${p.failures} невдалих доставок поспіль`,
   },
 };
 

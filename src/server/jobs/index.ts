@@ -7,6 +7,9 @@ import { fireDueReminders } from '../features/notifications/reminders.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { pruneEvents } from '../realtime/event-log.js';
 import { pruneIdempotencyKeys } from '../http/idempotency.js';
+import { runDelivery } from '../features/webhooks/deliver.js';
+import { DELIVERY_JOB } from '../features/webhooks/queue.js';
+import { pruneDeliveries } from '../features/webhooks/retention.js';
 import { JobRunner, type Clock } from './runner.js';
 
 const MINUTE = 60_000;
@@ -27,5 +30,11 @@ export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobR
     60 * MINUTE,
   );
   runner.register('prune-idempotency', async ({ now }) => void (await pruneIdempotencyKeys(deps.database.db, now)), 60 * MINUTE);
+  runner.register(
+    'prune-webhook-deliveries',
+    async ({ now }) => void (await pruneDeliveries(deps.database.db, now)),
+    6 * 60 * MINUTE,
+  );
+  runner.register(DELIVERY_JOB, ({ payload, now }) => runDelivery(deps, Number(payload.deliveryId), now));
   return runner;
 }

@@ -9,8 +9,11 @@ export interface JobContext {
   payload: Record<string, unknown>;
 }
 
+/** A one-off job's handler may ask to run again later: not a failure, so no attempt is counted against it. */
+export type JobOutcome = void | { runAgainAt: Date };
+
 interface Kind {
-  handler: (job: JobContext) => Promise<void>;
+  handler: (job: JobContext) => Promise<JobOutcome>;
   /** For recurring kinds: the pause between runs. */
   every?: number;
 }
@@ -31,6 +34,11 @@ export async function enqueue(db: Db, kind: string, key: string, payload: Record
     .values({ kind, key, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: new Date().toISOString() })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+}
+
+/** Removes the finished one-off jobs of a kind done before `before` (an ISO time). */
+export async function pruneDoneJobs(db: Db, kind: string, before: string): Promise<void> {
+  await db.deleteFrom('jobs').where('kind', '=', kind).where('doneAt', '<', before).execute();
 }
 
 /**
@@ -127,8 +135,10 @@ export class JobRunner {
     const mine = this.database.db.updateTable('jobs').where('id', '=', job.id).where('lockedUntil', '=', job.lockedUntil);
     try {
       if (!kind) throw new Error(`no handler for job kind ${job.kind}`);
-      await kind.handler({ now, payload: JSON.parse(job.payload) as Record<string, unknown> });
-      if (kind.every !== undefined) {
+      const outcome = await kind.handler({ now, payload: JSON.parse(job.payload) as Record<string, unknown> });
+      if (outcome) {
+        await mine.set({ runAt: outcome.runAgainAt.toISOString(), lockedUntil: null, attempts: 0, lastError: null }).execute();
+      } else if (kind.every !== undefined) {
         await mine
           .set({ runAt: new Date(now.getTime() + kind.every).toISOString(), lockedUntil: null, attempts: 0, lastError: null })
           .execute();

@@ -1,13 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.js';
 import { Viewer } from '../../../test/realtime-client.js';
+import { account, healthy, start, stop, type ServerProcess } from '../../../test/processes.js';
 import { CLOSE_CREDENTIAL_ENDED } from '../../shared/events.js';
-import { projectRoot } from '../version.js';
 
 /**
  * Two real server processes on one PostgreSQL database: an event written
@@ -15,7 +10,7 @@ import { projectRoot } from '../version.js';
  */
 describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgres]', () => {
   let database: TestDatabase;
-  const servers: Array<{ child: ChildProcess; url: string; dataDir: string }> = [];
+  const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
@@ -25,11 +20,7 @@ describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgr
   }, 60_000);
 
   afterAll(async () => {
-    for (const s of servers) {
-      s.child.kill('SIGTERM');
-      await new Promise((resolve) => s.child.once('exit', resolve));
-      rmSync(s.dataDir, { recursive: true, force: true });
-    }
+    for (const s of servers) await stop(s);
     await database?.drop();
   });
 
@@ -97,68 +88,3 @@ describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgr
     expect(await byCookie.waitClosed(3000)).toEqual({ code: CLOSE_CREDENTIAL_ENDED, reason: 'Session ended' });
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(databaseUrl: string) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-proc-'));
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: url,
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      AUTH_SECRET: 'scale-out-secret-scale-out-secret-0123',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return { child, url, dataDir };
-}
-
-async function healthy(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not become healthy`);
-}
-
-async function account(url: string, email = 'scale@example.test'): Promise<{ key: string; userId: string; cookie: string }> {
-  const headers = { 'content-type': 'application/json', origin: url };
-  const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ name: 'Scaler', email, password: 'scale-out-password' }),
-  });
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const { user } = (await signUp.json()) as { user: { id: string } };
-  const created = await fetch(`${url}/api/auth/api-key/create`, {
-    method: 'POST',
-    headers: { ...headers, cookie },
-    body: JSON.stringify({ name: 'scale' }),
-  });
-  const { key } = (await created.json()) as { key: string };
-  return { key, userId: user.id, cookie };
-}

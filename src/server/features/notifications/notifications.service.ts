@@ -9,7 +9,14 @@ import type { Deps } from '../../deps.js';
 export const NOTIFICATIONS_CHANNEL = 'tavla_notifications';
 
 export type NotificationType =
-  'card_created' | 'card_moved' | 'card_status_changed' | 'card_assigned' | 'comment' | 'card_due' | 'invitation';
+  | 'card_created'
+  | 'card_moved'
+  | 'card_status_changed'
+  | 'card_assigned'
+  | 'comment'
+  | 'card_due'
+  | 'invitation'
+  | 'webhook_disabled';
 
 export interface NotifyContext {
   trx: Db;

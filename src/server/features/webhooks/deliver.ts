@@ -1,0 +1,152 @@
+import { toIso } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
+import type { ServiceDeps } from '../../deps.js';
+import { texts } from '../../i18n/messages.js';
+import type { JobOutcome } from '../../jobs/runner.js';
+import { REDACTED } from '../../realtime/event-log.js';
+import { notify } from '../notifications/notifications.service.js';
+import { sendDelivery, type SendResult } from './send.js';
+import {
+  eventOf,
+  findDelivery,
+  findWebhook,
+  pendingAhead,
+  updateDelivery,
+  type DeliveryRow,
+  type WebhookRow,
+} from './webhooks.repository.js';
+
+/** The first retry waits this long; each further one twice as long as the one before, up to an hour. */
+export const FIRST_RETRY_MS = 30_000;
+const LONGEST_WAIT_MS = 3600_000;
+/** A delivery is retried until this long after it was made, then given up. */
+export const RETRY_WINDOW_MS = 24 * 3600_000;
+/** Failed attempts in a row (over all its deliveries) after which a webhook turns inactive. */
+export const FAILURE_LIMIT = 50;
+/** A delivery queued behind another looks again this long after that one's next attempt. */
+const QUEUE_STEP_MS = 1000;
+
+export const retryDelay = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), LONGEST_WAIT_MS);
+
+const time = (value: Date | string) => Date.parse(toIso(value));
+
+/**
+ * The job of one delivery. Per webhook, deliveries go out strictly in board
+ * version order: one waits while an older one of its webhook is still
+ * pending (being sent, or waiting for its retry), and goes once that one is
+ * delivered or given up. So there is at most one request in flight per
+ * webhook, whichever process runs the jobs, and a failing receiver holds the
+ * rest back until it answers or the older delivery is given up. Each job
+ * runs on one process at a time (the runner's lease); a process that dies
+ * mid-send leaves the delivery pending and its job comes back: the receiver
+ * may see a delivery id twice, never miss one.
+ */
+export async function runDelivery(deps: ServiceDeps, deliveryId: number, now: Date): Promise<JobOutcome> {
+  const { db } = deps.database;
+  const delivery = await findDelivery(db, deliveryId);
+  if (!delivery || delivery.status !== 'pending') return;
+  const hook = await findWebhook(db, delivery.webhookId);
+  if (!hook) return;
+  if (hook.active !== 1) {
+    await updateDelivery(db, delivery.id, { status: 'failed', lastError: 'The webhook is inactive' });
+    return;
+  }
+  const ahead = await pendingAhead(db, delivery);
+  if (ahead) return { runAgainAt: new Date(Math.max(time(ahead.nextAttemptAt), now.getTime()) + QUEUE_STEP_MS) };
+  if (time(delivery.nextAttemptAt) > now.getTime()) return { runAgainAt: new Date(time(delivery.nextAttemptAt)) };
+
+  const event = await eventOf(db, delivery.boardId, delivery.version);
+  if (!event || event.name === REDACTED) {
+    // Pruned from the event log, or its content was deleted for good: there is nothing to send.
+    await updateDelivery(db, delivery.id, { status: 'failed', lastError: 'The event is no longer kept' });
+    return;
+  }
+  const body = JSON.stringify({
+    deliveryId: delivery.id,
+    boardId: delivery.boardId,
+    version: delivery.version,
+    name: delivery.event,
+    actor: event.actorId === null ? null : { id: event.actorId, name: event.actorName ?? '' },
+    data: JSON.parse(event.data) as unknown,
+    createdAt: toIso(event.createdAt),
+  });
+  const result = await sendDelivery({
+    url: hook.url,
+    body,
+    secret: hook.secret,
+    event: delivery.event,
+    deliveryId: delivery.id,
+    allowPrivate: deps.config.webhookAllowPrivate,
+    now,
+  });
+  const retryAt = await record(deps, hook, delivery, result, now);
+  return retryAt ? { runAgainAt: retryAt } : undefined;
+}
+
+/** Stores the outcome of one attempt; answers when to try again, if the delivery is still pending. */
+async function record(
+  deps: ServiceDeps,
+  hook: WebhookRow,
+  delivery: DeliveryRow,
+  result: SendResult,
+  now: Date,
+): Promise<Date | undefined> {
+  const { db } = deps.database;
+  const attempts = delivery.attempts + 1;
+  const at = now.toISOString();
+  const after: Array<() => Promise<void>> = [];
+  const retryAt = await db.transaction().execute(async (trx) => {
+    const outcome = { attempts, responseStatus: result.status, lastError: result.error?.slice(0, 500) ?? null };
+    if (result.ok) {
+      await updateDelivery(trx, delivery.id, { ...outcome, status: 'delivered', deliveredAt: at });
+      await trx.updateTable('webhooks').set({ failures: 0 }).where('id', '=', hook.id).execute();
+      return undefined;
+    }
+    const counted = await trx
+      .updateTable('webhooks')
+      .set((eb) => ({ failures: eb('failures', '+', 1) }))
+      .where('id', '=', hook.id)
+      .returning(['failures', 'active'])
+      .executeTakeFirst();
+    if (counted && counted.active === 1 && counted.failures >= FAILURE_LIMIT) {
+      await updateDelivery(trx, delivery.id, outcome);
+      await deactivate(trx, deps, hook, (work) => after.push(work));
+      return undefined;
+    }
+    const deadline = time(delivery.createdAt) + RETRY_WINDOW_MS;
+    if (now.getTime() >= deadline) {
+      await updateDelivery(trx, delivery.id, { ...outcome, status: 'failed' });
+      return undefined;
+    }
+    const next = new Date(Math.min(now.getTime() + retryDelay(attempts), deadline));
+    await updateDelivery(trx, delivery.id, { ...outcome, nextAttemptAt: next.toISOString() });
+    return next;
+  });
+  for (const work of after) await work().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+  return retryAt;
+}
+
+/** Turns a webhook off after too many failures: its pending deliveries are given up and the board's owner is told. */
+async function deactivate(trx: Db, deps: ServiceDeps, hook: WebhookRow, afterCommit: (work: () => Promise<void>) => void) {
+  await trx.updateTable('webhooks').set({ active: 0 }).where('id', '=', hook.id).execute();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed' })
+    .where('webhookId', '=', hook.id)
+    .where('status', '=', 'pending')
+    .execute();
+  const board = await trx
+    .selectFrom('boards')
+    .select(['id', 'name', 'ownerId'])
+    .where('id', '=', hook.boardId)
+    .executeTakeFirst();
+  if (!board) return;
+  await notify({ trx, dialect: deps.database.dialect, afterCommit }, deps, {
+    recipients: [board.ownerId],
+    type: 'webhook_disabled',
+    boardId: board.id,
+    cardId: null,
+    message: texts[deps.config.language].webhookDisabled({ url: hook.url, board: board.name, failures: FAILURE_LIMIT }),
+    actor: null,
+  });
+}

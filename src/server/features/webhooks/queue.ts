@@ -1,0 +1,36 @@
+import type { Db } from '../../db/database.js';
+import { enqueue } from '../../jobs/runner.js';
+import type { BoardEvent } from '../../../shared/events.js';
+import { activeWebhooks, insertDeliveries } from './webhooks.repository.js';
+
+export const DELIVERY_JOB = 'webhook-delivery';
+
+/** Puts the job that sends one delivery in the queue (in the caller's transaction). */
+export const enqueueDelivery = (db: Db, deliveryId: number, at: Date) =>
+  enqueue(db, DELIVERY_JOB, `${DELIVERY_JOB}:${deliveryId}`, { deliveryId }, at);
+
+/**
+ * Called by the write path in the transaction that records a board's events:
+ * one delivery row and one job per event and matching active webhook. Made
+ * in that transaction, they exist exactly when the events do, whichever
+ * process wrote them and however many run.
+ */
+export async function queueWebhookDeliveries(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
+  const hooks = await activeWebhooks(trx, boardId);
+  if (hooks.length === 0) return;
+  const now = new Date();
+  const rows = events.flatMap((event) =>
+    hooks
+      .filter((hook) => hook.events === null || (JSON.parse(hook.events) as string[]).includes(event.name))
+      .map((hook) => ({
+        webhookId: hook.id,
+        boardId,
+        version: event.version,
+        event: event.name,
+        nextAttemptAt: now.toISOString(),
+        createdAt: now.toISOString(),
+      })),
+  );
+  if (rows.length === 0) return;
+  for (const { id } of await insertDeliveries(trx, rows)) await enqueueDelivery(trx, id, now);
+}

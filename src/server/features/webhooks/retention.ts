@@ -1,0 +1,20 @@
+import type { Db } from '../../db/database.js';
+import { pruneDoneJobs } from '../../jobs/runner.js';
+import { EVENT_RETENTION_DAYS } from '../../realtime/event-log.js';
+import { DELIVERY_JOB } from './queue.js';
+
+/**
+ * Forgets finished deliveries (and their spent jobs) once the event log no
+ * longer holds their events: they could not be sent again anyway. Pending
+ * ones stay until they are delivered or given up.
+ */
+export async function pruneDeliveries(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', '!=', 'pending')
+    .where('createdAt', '<', cutoff)
+    .executeTakeFirst();
+  await pruneDoneJobs(db, DELIVERY_JOB, cutoff);
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,82 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { WebhookDeliveryTable, WebhookTable } from '../../db/schema.js';
+
+export type WebhookRow = Selectable<WebhookTable>;
+export type DeliveryRow = Selectable<WebhookDeliveryTable>;
+
+export const findWebhook = (db: Db, id: number) => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const listWebhooks = (db: Db, boardId: number) =>
+  db.selectFrom('webhooks').selectAll().where('boardId', '=', boardId).orderBy('id').execute();
+
+export async function countWebhooks(db: Db, boardId: number): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('boardId', '=', boardId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export const insertWebhook = (
+  db: Db,
+  values: { boardId: number; url: string; events: string | null; secret: string; createdAt: string },
+) => db.insertInto('webhooks').values(values).returningAll().executeTakeFirstOrThrow();
+
+export const deleteWebhook = (db: Db, id: number) => db.deleteFrom('webhooks').where('id', '=', id).execute();
+
+/** The active webhooks of a board, for matching events against their filters. */
+export const activeWebhooks = (db: Db, boardId: number) =>
+  db.selectFrom('webhooks').select(['id', 'events']).where('boardId', '=', boardId).where('active', '=', 1).execute();
+
+export const insertDeliveries = (
+  db: Db,
+  rows: Array<{ webhookId: number; boardId: number; version: number; event: string; nextAttemptAt: string; createdAt: string }>,
+) => db.insertInto('webhook_deliveries').values(rows).returning('id').execute();
+
+export const findDelivery = (db: Db, id: number) =>
+  db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const recentDeliveries = (db: Db, webhookId: number, limit: number) =>
+  db.selectFrom('webhook_deliveries').selectAll().where('webhookId', '=', webhookId).orderBy('id', 'desc').limit(limit).execute();
+
+/** The oldest undelivered delivery of the webhook ahead of this one (by board version), if any. */
+export const pendingAhead = (db: Db, delivery: Pick<DeliveryRow, 'id' | 'webhookId' | 'version'>) =>
+  db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'nextAttemptAt'])
+    .where('webhookId', '=', delivery.webhookId)
+    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([eb('version', '<', delivery.version), eb.and([eb('version', '=', delivery.version), eb('id', '<', delivery.id)])]),
+    )
+    .orderBy('version')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+
+/** The stored event a delivery carries, with its actor's current name; nothing when it was pruned or redacted. */
+export const eventOf = (db: Db, boardId: number, version: number) =>
+  db
+    .selectFrom('board_events')
+    .leftJoin('user', 'user.id', 'board_events.actorId')
+    .select([
+      'board_events.name',
+      'board_events.data',
+      'board_events.actorId',
+      'board_events.createdAt',
+      'user.name as actorName',
+    ])
+    .where('board_events.boardId', '=', boardId)
+    .where('board_events.version', '=', version)
+    .executeTakeFirst();
+
+export const updateDelivery = (
+  db: Db,
+  id: number,
+  values: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'responseStatus' | 'lastError'>> & {
+    nextAttemptAt?: string;
+    deliveredAt?: string;
+  },
+) => db.updateTable('webhook_deliveries').set(values).where('id', '=', id).where('status', '=', 'pending').execute();

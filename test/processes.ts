@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { projectRoot } from '../src/server/version.js';
+
+/** A real server process (src/server/main.ts) on its own port and DATA_DIR, for tests of several processes on one database. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  dataDir: string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-proc-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: projectRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: 'scale-out-secret-scale-out-secret-0123',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return { child, url, dataDir };
+}
+
+export async function healthy(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become healthy`);
+}
+
+export async function account(
+  url: string,
+  email = 'scale@example.test',
+): Promise<{ key: string; userId: string; cookie: string }> {
+  const headers = { 'content-type': 'application/json', origin: url };
+  const signUp = await fetch(`${url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'Scaler', email, password: 'scale-out-password' }),
+  });
+  const cookie = signUp.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const { user } = (await signUp.json()) as { user: { id: string } };
+  const created = await fetch(`${url}/api/auth/api-key/create`, {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ name: 'scale' }),
+  });
+  const { key } = (await created.json()) as { key: string };
+  return { key, userId: user.id, cookie };
+}
+
+/** Stops a server process and removes its DATA_DIR. */
+export async function stop(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
