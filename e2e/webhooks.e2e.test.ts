@@ -157,6 +157,8 @@ describe.runIf(browserTestsEnabled)('webhooks', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await secretDialog.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => secretDialog.count()).toBe(0);
+    // The keyboard is back in the form, ready for another address.
+    await expect.poll(() => url.evaluate((el) => el === document.activeElement)).toBe(true);
 
     // The list: address, events, active; the secret is never listed again.
     const listed = await ada.call<{ webhooks: Array<Record<string, unknown>> }>('GET', `/api/data/webhook?boardId=${boardId}`);
@@ -244,6 +246,9 @@ describe.runIf(browserTestsEnabled)('webhooks', () => {
     const confirm = page.getByRole('dialog', { name: 'Delete this webhook?' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => row.count()).toBe(0);
+    await expect
+      .poll(() => dialog.getByRole('heading', { name: 'This board’s webhooks' }).evaluate((el) => el === document.activeElement))
+      .toBe(true);
     await dialog.getByText('This board has no webhooks yet.').waitFor();
     expect((await ada.call<{ webhooks: unknown[] }>('GET', `/api/data/webhook?boardId=${boardId}`)).webhooks).toEqual([]);
 

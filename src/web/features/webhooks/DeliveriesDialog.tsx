@@ -19,6 +19,7 @@ export function DeliveriesDialog({ webhook, onClose }: { webhook: Webhook; onClo
   const time = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
 
   const again = async (deliveryId: number) => {
+    if (busy !== null) return;
     setBusy(deliveryId);
     setError(null);
     setStatus('');
@@ -84,7 +85,8 @@ export function DeliveriesDialog({ webhook, onClose }: { webhook: Webhook; onClo
                   <button
                     type="button"
                     className="btn btn-sm"
-                    disabled={busy !== null}
+                    // Not disabled: that would drop the keyboard focus while the request runs.
+                    aria-disabled={busy !== null}
                     aria-label={t('webhooks.redeliverLabel', { event: name, time: when })}
                     onClick={() => void again(delivery.id)}
                   >

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
@@ -22,6 +22,8 @@ export function WebhooksDialog({ board, onClose }: { board: Board; onClose: () =
   const qc = useQueryClient();
   const ids = { url: useId(), hint: useId(), list: useId() };
   const webhooks = useQuery(webhooksQuery(board.id));
+  const urlField = useRef<HTMLInputElement>(null);
+  const listHeading = useRef<HTMLHeadingElement>(null);
   const [url, setUrl] = useState('');
   const [picked, setPicked] = useState<ReadonlySet<WebhookEventName> | null>(null);
   const [busy, setBusy] = useState(false);
@@ -62,6 +64,8 @@ export function WebhooksDialog({ board, onClose }: { board: Board; onClose: () =
     try {
       await deleteWebhook(qc, target);
       setStatus(t('webhooks.deleted'));
+      // Its row, and the button that had focus, are gone: keep the keyboard in the dialog.
+      requestAnimationFrame(() => listHeading.current?.focus());
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -95,8 +99,9 @@ export function WebhooksDialog({ board, onClose }: { board: Board; onClose: () =
             maxLength={2048}
             placeholder={t('webhooks.urlPlaceholder')}
             aria-describedby={ids.hint}
+            ref={urlField}
             value={url}
-            disabled={busy}
+            readOnly={busy}
             onChange={(e) => {
               setUrl(e.target.value);
               setError(null);
@@ -132,7 +137,7 @@ export function WebhooksDialog({ board, onClose }: { board: Board; onClose: () =
         </div>
       </form>
 
-      <h3 className="webhooks-heading" id={ids.list}>
+      <h3 className="webhooks-heading" id={ids.list} ref={listHeading} tabIndex={-1}>
         {t('webhooks.list')}
       </h3>
       {webhooks.isPending ? (
@@ -191,7 +196,11 @@ export function WebhooksDialog({ board, onClose }: { board: Board; onClose: () =
             selected: t('webhooks.copySelected'),
             done: t('webhooks.done'),
           }}
-          onClose={() => setSecret(null)}
+          onClose={() => {
+            setSecret(null);
+            // The form was busy when the secret came, so focus had nowhere to return to: back to the address, for the next one.
+            requestAnimationFrame(() => urlField.current?.focus());
+          }}
         />
       )}
       {viewing && <DeliveriesDialog webhook={viewing} onClose={() => setViewing(null)} />}
