@@ -5,8 +5,9 @@ import { api } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import i18n from '../../app/i18n';
 import { toast } from '../../app/toast';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
+import { SecretDialog } from '../../components/SecretDialog';
 import { field, useSubmit } from '../auth/useSubmit';
 import { Feedback, SettingsSection } from './SettingsPage';
 
@@ -132,7 +133,21 @@ export function ApiKeysSection() {
         </ul>
       )}
 
-      {created && <CreatedKeyDialog secret={created.key} onClose={() => setCreated(null)} />}
+      {created && (
+        <SecretDialog
+          secret={created.key}
+          texts={{
+            title: t('settings.keys.createdTitle'),
+            warning: t('settings.keys.warning'),
+            label: t('settings.keys.secret'),
+            copy: t('settings.keys.copy'),
+            copied: t('settings.keys.copied'),
+            selected: t('settings.keys.copySelected'),
+            done: t('settings.keys.done'),
+          }}
+          onClose={() => setCreated(null)}
+        />
+      )}
       {revoking && (
         <ConfirmDialog
           title={t('settings.keys.revokeTitle')}
@@ -147,64 +162,5 @@ export function ApiKeysSection() {
         />
       )}
     </SettingsSection>
-  );
-}
-
-/** The secret of a new key, once: copy it (or, where the clipboard is refused, it is selected for the keyboard). */
-function CreatedKeyDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'copied' | 'selected' | null>(null);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied('copied');
-    } catch {
-      input.current?.focus();
-      input.current?.select();
-      setCopied('selected');
-    }
-  };
-
-  return (
-    <Dialog
-      title={t('settings.keys.createdTitle')}
-      onClose={onClose}
-      footer={
-        <button type="button" className="btn btn-primary" onClick={onClose}>
-          {t('settings.keys.done')}
-        </button>
-      }
-    >
-      <p className="settings-warning" id={`${id}-warning`}>
-        {t('settings.keys.warning')}
-      </p>
-      <label className="field-label" htmlFor={`${id}-secret`}>
-        {t('settings.keys.secret')}
-      </label>
-      <div className="settings-secret">
-        <input
-          ref={input}
-          id={`${id}-secret`}
-          className="input settings-secret-input"
-          value={secret}
-          readOnly
-          spellCheck={false}
-          aria-describedby={`${id}-warning`}
-          onFocus={(event) => event.currentTarget.select()}
-          data-autofocus
-        />
-        <button type="button" className="btn" onClick={() => void copy()}>
-          <Icon name="copy" size={16} />
-          {t('settings.keys.copy')}
-        </button>
-      </div>
-      <div role="status" aria-live="polite" className="settings-copied">
-        {copied === 'copied' && <span className="hint">{t('settings.keys.copied')}</span>}
-        {copied === 'selected' && <span className="hint">{t('settings.keys.copySelected')}</span>}
-      </div>
-    </Dialog>
   );
 }
