@@ -26,6 +26,7 @@ import { labelRoutes } from './features/labels/labels.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
+import { templateRoutes } from './features/templates/templates.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { idempotentWrites } from './http/idempotency.js';
@@ -121,6 +122,7 @@ export async function buildApp({
       searchRoutes(data, deps);
       notificationRoutes(data, deps);
       profileRoutes(data, deps);
+      templateRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

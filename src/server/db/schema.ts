@@ -303,6 +303,7 @@ export interface Schema {
   signin_failures: SignInFailureTable;
   invite_limits: InviteLimitTable;
   idempotency_keys: IdempotencyKeyTable;
+  templates: TemplateTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -317,5 +318,16 @@ export interface IdempotencyKeyTable {
   fingerprint: string;
   status: number | null;
   response: string | null;
+  createdAt: Timestamp;
+}
+
+export interface TemplateTable {
+  id: Generated<number>;
+  ownerId: string;
+  name: string;
+  /** The structure as JSON (features/templates/snapshot.ts). */
+  snapshot: string;
+  areaCount: number;
+  cardCount: number;
   createdAt: Timestamp;
 }
