@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { TEMPLATE_NAME_MAX_LENGTH } from '../limits.js';
-import { Board, BoardStyle } from './boards.js';
+import { Board, BoardStatus, BoardStyle } from './boards.js';
 import { Id } from './common.js';
 
 /** The built-in templates, named by a word; their texts come in the instance language. */
@@ -33,6 +33,8 @@ export const BoardFromTemplate = Type.Object({
   templateId: TemplateId,
   name: Name,
   style: Type.Optional(BoardStyle),
+  status: Type.Optional(BoardStatus),
+  color: Type.Optional(Type.String({ maxLength: 32, description: '#rrggbb; anything else means the default colour' })),
 });
 export type BoardFromTemplate = Static<typeof BoardFromTemplate>;
 

@@ -31,7 +31,14 @@ export const cardCount = (snapshot: TemplateSnapshot) => snapshot.areas.reduce((
  * The snapshot as a board file, so that a board made from a template takes
  * the import's one road for creating a whole board (see exports/import.ts).
  */
-export function toBoardFile(snapshot: TemplateSnapshot, actor: Actor, name: string, style: TemplateStyle): BoardFileInput {
+export interface NewBoard {
+  name: string;
+  style: TemplateStyle;
+  status: 'private' | 'public';
+  color: string | null;
+}
+
+export function toBoardFile(snapshot: TemplateSnapshot, actor: Actor, { name, style, status, color }: NewBoard): BoardFileInput {
   let cardId = 0;
   return {
     format: BOARD_FILE_FORMAT,
@@ -42,8 +49,8 @@ export function toBoardFile(snapshot: TemplateSnapshot, actor: Actor, name: stri
       id: 0,
       name,
       style,
-      status: 'private',
-      color: null,
+      status,
+      color,
       image: null,
       owner: { id: actor.id, name: '' },
       archivedAt: null,

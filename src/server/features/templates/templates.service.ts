@@ -154,7 +154,12 @@ export async function boardFromTemplate(deps: ServiceDeps, actor: Actor, input: 
   const { db } = deps.database;
   const { board, events } = await db.transaction().execute(async (trx) => {
     const snapshot = await templateSnapshot(trx, deps, actor, input.templateId);
-    const file = toBoardFile(snapshot, actor, name, input.style ?? snapshot.style);
+    const file = toBoardFile(snapshot, actor, {
+      name,
+      style: input.style ?? snapshot.style,
+      status: input.status ?? 'private',
+      color: input.color ?? null,
+    });
     return createBoard(trx, deps, actor, file, noFiles());
   });
   deps.bus.publish(events);

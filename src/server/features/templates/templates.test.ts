@@ -126,11 +126,15 @@ eachDialect('templates', (t) => {
     expect((await t.inject(owner, { method: 'GET', url: `/api/data/board?id=${board.id}&userId=${owner.id}` })).statusCode).toBe(
       404,
     );
-    // The style can be chosen.
-    const todo = (await fromTemplate(helper, { templateId: saved.id, name: 'List', style: 'todo' })).json<{
-      board: { style: string };
-    }>();
-    expect(todo.board.style).toBe('todo');
+    // The style, visibility and colour can be chosen.
+    const todo = await fromTemplate(helper, {
+      templateId: saved.id,
+      name: 'List',
+      style: 'todo',
+      status: 'public',
+      color: '#23766C',
+    });
+    expect(todo.json()).toMatchObject({ board: { style: 'todo', status: 'public', color: '#23766c' } });
   });
 
   it('lists the built-ins and the caller’s own templates, never anyone else’s', async () => {
