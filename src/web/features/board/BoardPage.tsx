@@ -19,6 +19,7 @@ import { useBoardRealtime, type BoardGoneReason } from '../../realtime/useBoardR
 import { BoardFormDialog } from '../dashboard/BoardFormDialog';
 import { boardBackground } from '../dashboard/BoardTile';
 import { ShareDialog } from '../sharing/ShareDialog';
+import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
 import { MoveDialog } from './MoveDialog';
@@ -42,7 +43,7 @@ export function BoardPage() {
   const areasResult = useQuery(areasQuery(boardId));
   const areas = areasResult.data;
   const [moving, setMoving] = useState<CardListItem | null>(null);
-  const [dialog, setDialog] = useState<'settings' | 'share' | null>(null);
+  const [dialog, setDialog] = useState<'settings' | 'share' | 'template' | null>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const [matches, setMatches] = useState<CardMatcher | null>(null);
   const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
@@ -230,6 +231,15 @@ export function BoardPage() {
               >
                 {t('board.exportCsv')}
               </MenuItem>
+              <MenuItem
+                icon="copy"
+                onSelect={() => {
+                  close();
+                  setDialog('template');
+                }}
+              >
+                {t('templates.saveAsTemplate')}
+              </MenuItem>
             </>
           )}
         </MenuButton>
@@ -294,6 +304,7 @@ export function BoardPage() {
       )}
       {dialog === 'settings' && <BoardFormDialog userId={user.id} board={board} onClose={() => setDialog(null)} />}
       {dialog === 'share' && <ShareDialog board={board} onClose={() => setDialog(null)} />}
+      {dialog === 'template' && <SaveTemplateDialog board={board} onClose={() => setDialog(null)} />}
     </div>
   );
 }
