@@ -5,6 +5,7 @@ import type { Board } from '../../api/types';
 import { toast } from '../../app/toast';
 import { Dialog } from '../../components/Dialog';
 import { saveTemplate } from './templates.api';
+import './templates.css';
 
 /** Saves the structure of the board (not its people, dates, comments or files) as a template of the account's. */
 export function SaveTemplateDialog({ board, onClose }: { board: Board; onClose: () => void }) {
@@ -41,7 +42,7 @@ export function SaveTemplateDialog({ board, onClose }: { board: Board; onClose: 
       }
     >
       <form id="save-template-form" onSubmit={(e) => void submit(e)}>
-        <p className="hint">{t('templates.saveHint')}</p>
+        <p className="hint template-save-hint">{t('templates.saveHint')}</p>
         <label className="field">
           <span>{t('templates.name')}</span>
           <input
