@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { areaNames, seedBoard, snapshot, updateCard } from '../../../../test/factories.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { TEMPLATE_MAX_AREAS } from '../../../shared/limits.js';
+import { TEMPLATE_MAX_AREAS, TEMPLATE_MAX_CARDS, TEMPLATES_PER_ACCOUNT } from '../../../shared/limits.js';
 
 type Summary = { id: number | string; name: string; builtIn: boolean; style: string; areas: number; cards: number };
 type CardOut = { name: string; content: string; status: number; dueDate: string | null; labels: Array<{ name: string }> };
@@ -240,6 +240,47 @@ eachDialect('templates', (t) => {
     const res = await save(user, { boardId: board.id, name: 'Too big' });
     expect(res.statusCode).toBe(400);
     expect(await templateRows()).toEqual(expect.not.arrayContaining([expect.objectContaining({ name: 'Too big' })]));
+  });
+
+  it(`refuses a board with more than ${TEMPLATE_MAX_CARDS} cards, and a template past ${TEMPLATES_PER_ACCOUNT} per account, storing nothing`, async () => {
+    const user = await t.signUp();
+    const { board, areas } = await seedBoard(t, user, { A: [] });
+    const now = new Date().toISOString();
+    const cards = Array.from({ length: TEMPLATE_MAX_CARDS + 1 }, (_, i) => ({
+      areaId: areas.A!.id as number,
+      boardId: board.id,
+      name: `c${i}`,
+      content: '',
+      status: 0,
+      sort: i,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let i = 0; i < cards.length; i += 100)
+      await t.db
+        .insertInto('cards')
+        .values(cards.slice(i, i + 100))
+        .execute();
+    const before = await templateRows();
+    const tooMany = await save(user, { boardId: board.id, name: 'Too many cards' });
+    expect(tooMany.statusCode).toBe(400);
+    expect(await templateRows()).toEqual(before);
+
+    const other = await t.signUp();
+    const { board: small } = await seedBoard(t, other, { A: ['one'] });
+    const rows = Array.from({ length: TEMPLATES_PER_ACCOUNT }, (_, i) => ({
+      ownerId: other.id,
+      name: `T${i}`,
+      snapshot: JSON.stringify({ style: 'kanban', labels: [], areas: [] }),
+      areaCount: 0,
+      cardCount: 0,
+      createdAt: now,
+    }));
+    await t.db.insertInto('templates').values(rows).execute();
+    const full = await templateRows();
+    const refused = await save(other, { boardId: small.id, name: 'One more' });
+    expect(refused.statusCode).toBe(400);
+    expect(await templateRows()).toEqual(full);
   });
 });
 
