@@ -26,6 +26,7 @@ import { labelRoutes } from './features/labels/labels.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
+import { templateRoutes } from './features/templates/templates.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -123,6 +124,7 @@ export async function buildApp({
       notificationRoutes(data, deps);
       profileRoutes(data, deps);
       webhookRoutes(data, deps);
+      templateRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

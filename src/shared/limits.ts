@@ -13,3 +13,13 @@ export const CARD_CONTENT_MAX_LENGTH = 100_000;
 export const COMMENT_MAX_LENGTH = 20_000;
 /** The most comments one page of GET /api/data/comment holds, and the page when no `limit` is given. */
 export const COMMENT_PAGE_MAX = 100;
+/** The most areas a board template holds. */
+export const TEMPLATE_MAX_AREAS = 50;
+/** The most cards a board template holds. */
+export const TEMPLATE_MAX_CARDS = 500;
+/** The largest template, as stored JSON (its card texts mostly), in characters. */
+export const TEMPLATE_MAX_CHARS = 2_000_000;
+/** The most templates one account keeps. */
+export const TEMPLATES_PER_ACCOUNT = 100;
+/** The longest template name. */
+export const TEMPLATE_NAME_MAX_LENGTH = 255;

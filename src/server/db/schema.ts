@@ -305,6 +305,7 @@ export interface Schema {
   idempotency_keys: IdempotencyKeyTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  templates: TemplateTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -346,4 +347,15 @@ export interface WebhookDeliveryTable {
   nextAttemptAt: Timestamp;
   createdAt: Timestamp;
   deliveredAt: NullableTimestamp;
+}
+
+export interface TemplateTable {
+  id: Generated<number>;
+  ownerId: string;
+  name: string;
+  /** The structure as JSON (features/templates/snapshot.ts). */
+  snapshot: string;
+  areaCount: number;
+  cardCount: number;
+  createdAt: Timestamp;
 }

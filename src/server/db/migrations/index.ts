@@ -10,6 +10,7 @@ import * as verifyInviteLimits from './0006-verify-invite-limits.js';
 import * as agentsIdempotency from './0006_agents_idempotency.js';
 import * as replayAccess from './0006-sockets-replay-access.js';
 import * as webhooks from './0007-hooks-webhooks.js';
+import * as templates from './0007-templates-board-templates.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -25,6 +26,7 @@ const steps: Record<string, Step> = {
   '0006_agents_idempotency': agentsIdempotency,
   '0006-sockets-replay-access': replayAccess,
   '0007-hooks-webhooks': webhooks,
+  '0007-templates-board-templates': templates,
 };
 
 /**

@@ -82,7 +82,7 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
       if (problem) throw new BadZip(`The converted Trello board does not match the format: ${problem}`);
     } else if (!zip) throw new BadZip('The file is neither a board export (zip) nor a Trello board export (JSON)');
     else file = checkBoardFile(parsed);
-    const files = zip ? await storeFiles(zip, file, store, written) : { attachments: new Map(), pictures: new Map() };
+    const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
     const { board, events } = await deps.database.db
       .transaction()
       .execute(async (trx) => createBoard(trx, deps, actor, file, files));
@@ -154,7 +154,7 @@ function checkBoardFile(parsed: unknown): BoardFileInput {
   return parsed as BoardFileInput;
 }
 
-interface StoredFiles {
+export interface StoredFiles {
   /** zip path → stored file (size as stored) */
   attachments: Map<string, { storedName: string; size: number }>;
   /** zip path → picture (its new stored name and type) */
@@ -207,6 +207,9 @@ async function storeFiles(zip: SafeZip, file: BoardFileInput, store: UploadStore
 }
 
 class NotAPicture extends Error {}
+
+/** A board file that brings no files along (a Trello export, a template). */
+export const noFiles = (): StoredFiles => ({ attachments: new Map(), pictures: new Map() });
 
 /** Account id → name, for everyone the file names. */
 function namesInFile(file: BoardFileInput): Map<string, string> {
@@ -268,7 +271,11 @@ async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknow
   for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
 }
 
-async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
+/**
+ * Writes a checked board file as a new board of the caller's, within `trx`; answers the board and the
+ * `board.created` event to publish after commit. Templates create their boards through here too.
+ */
+export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
   const now = nowIso();
   const rewrite = addressRewriter(file, files, deps.config.baseUrl);
   const cards = file.areas.flatMap((a) => a.cards);

@@ -20,6 +20,7 @@ import { BoardFormDialog } from '../dashboard/BoardFormDialog';
 import { boardBackground } from '../dashboard/BoardTile';
 import { ShareDialog } from '../sharing/ShareDialog';
 import { WebhooksDialog } from '../webhooks/WebhooksDialog';
+import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
 import { MoveDialog } from './MoveDialog';
@@ -43,7 +44,7 @@ export function BoardPage() {
   const areasResult = useQuery(areasQuery(boardId));
   const areas = areasResult.data;
   const [moving, setMoving] = useState<CardListItem | null>(null);
-  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | null>(null);
+  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | null>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const [matches, setMatches] = useState<CardMatcher | null>(null);
   const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
@@ -242,6 +243,15 @@ export function BoardPage() {
               >
                 {t('board.exportCsv')}
               </MenuItem>
+              <MenuItem
+                icon="copy"
+                onSelect={() => {
+                  close();
+                  setDialog('template');
+                }}
+              >
+                {t('templates.saveAsTemplate')}
+              </MenuItem>
             </>
           )}
         </MenuButton>
@@ -307,6 +317,7 @@ export function BoardPage() {
       {dialog === 'settings' && <BoardFormDialog userId={user.id} board={board} onClose={() => setDialog(null)} />}
       {dialog === 'share' && <ShareDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'webhooks' && <WebhooksDialog board={board} onClose={() => setDialog(null)} />}
+      {dialog === 'template' && <SaveTemplateDialog board={board} onClose={() => setDialog(null)} />}
     </div>
   );
 }

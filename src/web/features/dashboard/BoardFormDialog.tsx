@@ -9,6 +9,8 @@ import type { Board, BoardStatus, BoardStyle, UploadedImage } from '../../api/ty
 import { toast } from '../../app/toast';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
+import { TemplatePicker } from '../templates/TemplatePicker';
+import { boardFromTemplate, type TemplateSummary } from '../templates/templates.api';
 import { boardBackground } from './BoardTile';
 
 /** Board colours that carry white text at WCAG AA contrast (4.5:1 and more). */
@@ -32,6 +34,7 @@ export function BoardFormDialog({ userId, board, onClose }: Props) {
   const [image, setImage] = useState<string | null>(board?.image ?? null);
   const [status, setStatus] = useState<BoardStatus>(board?.status === 'public' ? 'public' : 'private');
   const [busy, setBusy] = useState(false);
+  const [template, setTemplate] = useState<TemplateSummary | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
 
@@ -45,7 +48,9 @@ export function BoardFormDialog({ userId, board, onClose }: Props) {
       setBusy(false);
       if (saved) onClose();
     } else {
-      const created = await createBoard(qc, userId, { name: fields.name, style, status, color });
+      const created = template
+        ? await boardFromTemplate(qc, { templateId: template.id, name: fields.name, style, status, ...(color ? { color } : {}) })
+        : await createBoard(qc, userId, { name: fields.name, style, status, color });
       setBusy(false);
       if (created) {
         onClose();
@@ -94,6 +99,16 @@ export function BoardFormDialog({ userId, board, onClose }: Props) {
             placeholder={t('boardForm.namePlaceholder')}
           />
         </label>
+
+        {!board && (
+          <TemplatePicker
+            value={template}
+            onChange={(next) => {
+              setTemplate(next);
+              if (next) setStyle(next.style);
+            }}
+          />
+        )}
 
         <fieldset className="field fieldset">
           <legend className="field-label">{t('boardForm.style')}</legend>

@@ -8,6 +8,7 @@ import settings from './settings.json';
 import admin from './admin.json';
 import sso from './sso.json';
 import webhooks from './webhooks.json';
+import templates from './templates.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -25,5 +26,6 @@ const en = {
   ...admin,
   ...sso,
   ...webhooks,
+  ...templates,
 };
 export default en;

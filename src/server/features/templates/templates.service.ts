@@ -1,0 +1,183 @@
+import type { Board } from '../../../shared/api/boards.js';
+import type { BoardFromTemplate, SaveTemplate, TemplateSummary } from '../../../shared/api/templates.js';
+import { TEMPLATE_MAX_AREAS, TEMPLATE_MAX_CARDS, TEMPLATE_MAX_CHARS, TEMPLATES_PER_ACCOUNT } from '../../../shared/limits.js';
+import type { Actor } from '../../auth/actor.js';
+import { requireBoard } from '../../access/policy.js';
+import type { Db } from '../../db/database.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { ServiceDeps } from '../../deps.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { createBoard, noFiles } from '../exports/import.js';
+import { boardLabels } from '../labels/labels.service.js';
+import { builtInTemplates } from './built-ins.js';
+import { cardCount, toBoardFile, type TemplateSnapshot, type TemplateStyle } from './snapshot.js';
+
+/*
+ * Sharing: a saved template belongs to the account that saved it and only it
+ * sees, uses or deletes it (anyone else gets 404, as for a missing one). The
+ * built-in templates are everyone's, in the instance language.
+ */
+
+const templateMissing = () => notFound('Template not found');
+
+function trimmedName(raw: string): string {
+  const name = raw.trim();
+  if (name === '') throw badRequest('body: name must not be blank');
+  return name;
+}
+
+/** The structure of a board as its readers see it: areas and cards not archived, in board order, with their labels. */
+async function snapshotOf(db: Db, boardId: number, style: TemplateStyle): Promise<TemplateSnapshot> {
+  const areas = await db
+    .selectFrom('areas')
+    .select(['id', 'name'])
+    .where('boardId', '=', boardId)
+    .where('archivedAt', 'is', null)
+    .orderBy('sort')
+    .execute();
+  if (areas.length > TEMPLATE_MAX_AREAS) throw badRequest(`A template holds at most ${TEMPLATE_MAX_AREAS} areas`);
+  const cards = await db
+    .selectFrom('cards')
+    .select(['id', 'areaId', 'name', 'content'])
+    .where('boardId', '=', boardId)
+    .where('archivedAt', 'is', null)
+    .orderBy('areaId')
+    .orderBy('sort')
+    .limit(TEMPLATE_MAX_CARDS + 1)
+    .execute();
+  if (cards.length > TEMPLATE_MAX_CARDS) throw badRequest(`A template holds at most ${TEMPLATE_MAX_CARDS} cards`);
+  const worn = await db
+    .selectFrom('card_labels')
+    .innerJoin('labels', 'labels.id', 'card_labels.labelId')
+    .select(['card_labels.cardId', 'labels.name'])
+    .where('labels.boardId', '=', boardId)
+    .orderBy('labels.id')
+    .execute();
+  const labelsOf = new Map<number, string[]>();
+  for (const { cardId, name } of worn) labelsOf.set(cardId, [...(labelsOf.get(cardId) ?? []), name]);
+  return {
+    style,
+    labels: (await boardLabels(db, boardId)).map((l) => l.name),
+    areas: areas.map((area) => ({
+      name: area.name,
+      cards: cards
+        .filter((c) => c.areaId === area.id)
+        .map((c) => ({ name: c.name, content: c.content, labels: labelsOf.get(c.id) ?? [] })),
+    })),
+  };
+}
+
+const asStyle = (style: string): TemplateStyle => (style === 'todo' ? 'todo' : 'kanban');
+
+/** Saves the structure of a board the caller can read as a template of theirs. */
+export async function saveTemplate(deps: ServiceDeps, actor: Actor, input: SaveTemplate): Promise<TemplateSummary> {
+  const name = trimmedName(input.name);
+  const { db, dialect } = deps.database;
+  return db.transaction().execute(async (trx) => {
+    const { board } = await requireBoard(trx, dialect, actor, input.boardId, 'read');
+    const owned = await trx
+      .selectFrom('templates')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ownerId', '=', actor.id)
+      .executeTakeFirstOrThrow();
+    if (Number(owned.n) >= TEMPLATES_PER_ACCOUNT)
+      throw badRequest(`You keep at most ${TEMPLATES_PER_ACCOUNT} templates; delete one first`);
+    const snapshot = await snapshotOf(trx, board.id, asStyle(board.style));
+    const text = JSON.stringify(snapshot);
+    if (text.length > TEMPLATE_MAX_CHARS) throw badRequest('The board holds too much text for a template');
+    const row = await trx
+      .insertInto('templates')
+      .values({
+        ownerId: actor.id,
+        name,
+        snapshot: text,
+        areaCount: snapshot.areas.length,
+        cardCount: cardCount(snapshot),
+        createdAt: nowIso(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return {
+      id: row.id,
+      name: row.name,
+      builtIn: false,
+      style: snapshot.style,
+      areas: row.areaCount,
+      cards: row.cardCount,
+      createdAt: toIso(row.createdAt),
+    };
+  });
+}
+
+/** The built-in templates, then the caller's own, newest first. */
+export async function listTemplates(deps: ServiceDeps, actor: Actor): Promise<TemplateSummary[]> {
+  const builtIns = builtInTemplates(deps.config.language).map(({ id, name, snapshot }): TemplateSummary => ({
+    id,
+    name,
+    builtIn: true,
+    style: snapshot.style,
+    areas: snapshot.areas.length,
+    cards: cardCount(snapshot),
+    createdAt: null,
+  }));
+  const rows = await deps.database.db
+    .selectFrom('templates')
+    .select(['id', 'name', 'snapshot', 'areaCount', 'cardCount', 'createdAt'])
+    .where('ownerId', '=', actor.id)
+    .orderBy('id', 'desc')
+    .execute();
+  const own = rows.map((row): TemplateSummary => ({
+    id: row.id,
+    name: row.name,
+    builtIn: false,
+    style: (JSON.parse(row.snapshot) as TemplateSnapshot).style,
+    areas: row.areaCount,
+    cards: row.cardCount,
+    createdAt: toIso(row.createdAt),
+  }));
+  return [...builtIns, ...own];
+}
+
+/** Deletes a template of the caller's own; a built-in or anyone else's is not found. */
+export async function deleteTemplate(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
+  const result = await deps.database.db
+    .deleteFrom('templates')
+    .where('id', '=', id)
+    .where('ownerId', '=', actor.id)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw templateMissing();
+}
+
+/** A new board of the caller's from a built-in template or one of theirs, made the way an import makes one. */
+export async function boardFromTemplate(deps: ServiceDeps, actor: Actor, input: BoardFromTemplate): Promise<Board> {
+  const name = trimmedName(input.name);
+  const { db } = deps.database;
+  const { board, events } = await db.transaction().execute(async (trx) => {
+    const snapshot = await templateSnapshot(trx, deps, actor, input.templateId);
+    const file = toBoardFile(snapshot, actor, {
+      name,
+      style: input.style ?? snapshot.style,
+      status: input.status ?? 'private',
+      color: input.color ?? null,
+    });
+    return createBoard(trx, deps, actor, file, noFiles());
+  });
+  deps.bus.publish(events);
+  return board;
+}
+
+async function templateSnapshot(db: Db, deps: ServiceDeps, actor: Actor, id: BoardFromTemplate['templateId']) {
+  if (typeof id === 'string') {
+    const builtIn = builtInTemplates(deps.config.language).find((t) => t.id === id);
+    if (!builtIn) throw templateMissing();
+    return builtIn.snapshot;
+  }
+  const row = await db
+    .selectFrom('templates')
+    .select('snapshot')
+    .where('id', '=', id)
+    .where('ownerId', '=', actor.id)
+    .executeTakeFirst();
+  if (!row) throw templateMissing();
+  return JSON.parse(row.snapshot) as TemplateSnapshot;
+}
