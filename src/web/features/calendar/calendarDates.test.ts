@@ -1,5 +1,6 @@
 // A zone with DST changes (29 March and 25 October 2026), set before any date is made.
-process.env.TZ = 'Europe/Berlin';
+// (The web's types know no `process`: tests run in Node, which reads TZ on every change.)
+(globalThis as unknown as { process: { env: Record<string, string> } }).process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
 import { dayKey, fromDayKey, monthGrid, moveToDay, occurrences, weekOf, weekStart } from './calendarDates';
