@@ -70,7 +70,7 @@ export function CalendarView({ boardId, areas, writeAccess, matches, onOpen }: P
     [narrow, cursor, firstDay],
   );
   const from = days[0]!;
-  const to = addDays(days[days.length - 1]!, 1);
+  const to = useMemo(() => addDays(days[days.length - 1]!, 1), [days]);
 
   const { byDay, undated } = useMemo(() => {
     const map = new Map<string, Entry[]>();
@@ -284,7 +284,7 @@ function CalendarItem({
       : null;
   if (ghost) {
     return (
-      <li className="cal-entry ghost" data-cal-ghost={card.id}>
+      <li className="cal-entry ghost" data-cal-ghost={card.id} title={card.name}>
         <Icon name="repeat" size={12} />
         <span className="cal-entry-name">{card.name}</span>
         <span className="visually-hidden">{t('calendar.repeats')}</span>
@@ -298,6 +298,7 @@ function CalendarItem({
         type="button"
         className={`cal-entry${done ? ' done' : ''}${dragging ? ' dragging' : ''}${card.id < 0 ? ' pending' : ''}`}
         data-cal-card={card.id}
+        title={card.name}
         disabled={card.id < 0}
         aria-describedby={writeAccess ? 'cal-keys-edit' : undefined}
         aria-keyshortcuts={writeAccess ? 'D' : undefined}
