@@ -36,6 +36,7 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
   let browser: Browser;
   let ada: ApiUser;
   let bob: ApiUser;
+  let reader: ApiUser;
   let seeded: Seeded;
 
   beforeAll(async () => {
@@ -43,7 +44,8 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
     browser = await launchBrowser();
     ada = await apiUser(server, 'Ada Lovelace');
     bob = await apiUser(server, 'Bob Builder');
-    seeded = await seed(ada, bob);
+    reader = await apiUser(server, 'Rita Reader');
+    seeded = await seed(ada, bob, reader);
   }, 180_000);
 
   afterAll(async () => {
@@ -118,7 +120,7 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
     await page.context().close();
   }, 60_000);
 
-  test('dragging a card to a day sets its due date there, keeping its time; an undated one gets 9:00', async () => {
+  test('dragging a card to a day sets its due date there, keeping its time; an undated one gets 9:00; a refusal puts it back', async () => {
     const page = await signedIn(1400);
     await nextMonth(page);
     await entry(page, 10, 'Pay rent').dragTo(page.locator(`[data-day="${dayOf(14)}"]`), {
@@ -134,6 +136,18 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
       .dragTo(page.locator(`[data-day="${dayOf(15)}"]`), { targetPosition: { x: 60, y: 90 } });
     await entry(page, 15, 'Buy paint').waitFor();
     await expect.poll(() => dueOf(seeded.paint)).toBe(at(15, 9).toISOString());
+
+    // A refused change goes back where it was, with the reason.
+    await page.route('**/api/data/card', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: 'Try later' }) })
+        : route.fallback(),
+    );
+    await entry(page, 15, 'Buy paint').dragTo(page.locator(`[data-day="${dayOf(16)}"]`), { targetPosition: { x: 60, y: 90 } });
+    await page.locator('.toasts', { hasText: 'Not saved: Try later' }).waitFor();
+    await entry(page, 15, 'Buy paint').waitFor();
+    expect(await entry(page, 16, 'Buy paint').count()).toBe(0);
+    expect(await dueOf(seeded.paint)).toBe(at(15, 9).toISOString());
     await page.context().close();
   }, 60_000);
 
@@ -155,6 +169,21 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
     // The focus stays with the card.
     await expect.poll(() => entry(page, 18, 'Pay rent').evaluate((el) => el === document.activeElement)).toBe(true);
     await page.context().close();
+  }, 60_000);
+
+  test('a reader sees the calendar and opens cards, but cannot change dates', async () => {
+    const { page, context } = await newPage(browser, server.baseUrl, 1400, 900);
+    await context.addCookies([cookieFor(reader, server.baseUrl)]);
+    await nextMonth(page);
+    const card = page.locator('[data-cal-card]', { hasText: 'Pay rent' });
+    expect(await card.getAttribute('draggable')).toBeNull();
+    expect(await card.getAttribute('aria-keyshortcuts')).toBeNull();
+    await card.focus();
+    await page.keyboard.press('d');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Pay rent' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(1);
+    await context.close();
   }, 60_000);
 
   test("another person's change appears live", async () => {
@@ -203,7 +232,7 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
   }, 180_000);
 });
 
-async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
+async function seed(ada: ApiUser, bob: ApiUser, reader: ApiUser): Promise<Seeded> {
   const board = (
     await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
       userId: ada.id,
@@ -213,6 +242,7 @@ async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
     })
   ).board.id;
   await ada.call('POST', '/api/data/invite', { boardId: board, userId: bob.id, permission: 'edit' });
+  await ada.call('POST', '/api/data/invite', { boardId: board, userId: reader.id, permission: 'read' });
   const area = async (name: string) =>
     (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId: board, name })).area.id;
   const card = async (areaId: number, name: string, fields: Record<string, unknown> = {}) => {
