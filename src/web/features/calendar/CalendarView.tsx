@@ -7,7 +7,7 @@ import { cardsQuery } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { Icon } from '../../components/Icon';
 import type { CardMatcher } from '../search/BoardFilter';
-import { addDays, dayKey, fromDayKey, monthGrid, moveToDay, occurrences, weekOf, weekStart } from './calendarDates';
+import { addDays, dayKey, fromDayKey, monthGrid, moveToDay, occurrences, weekOf, weekStartFor } from './calendarDates';
 import { useCalendarCardDrag, useCalendarDropMonitor, useDayTarget } from './calendarDnd';
 import { DueDateDialog } from './DueDateDialog';
 import './calendar.css';
@@ -55,7 +55,7 @@ export function CalendarView({ boardId, areas, writeAccess, matches, onOpen }: P
   const language = i18n.language;
   const qc = useQueryClient();
   const narrow = useNarrow();
-  const firstDay = useMemo(() => weekStart(language), [language]);
+  const firstDay = useMemo(() => weekStartFor(language, navigator.languages), [language]);
   const [cursor, setCursor] = useState(startOfToday);
   const [dating, setDating] = useState<CardListItem | null>(null);
 

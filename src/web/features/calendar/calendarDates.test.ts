@@ -3,7 +3,7 @@
 (globalThis as unknown as { process: { env: Record<string, string> } }).process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
-import { dayKey, fromDayKey, monthGrid, moveToDay, occurrences, weekOf, weekStart } from './calendarDates';
+import { dayKey, fromDayKey, monthGrid, moveToDay, occurrences, weekOf, weekStart, weekStartFor } from './calendarDates';
 
 const keys = (days: Date[]) => days.map(dayKey);
 
@@ -13,6 +13,12 @@ describe('calendar dates', () => {
     expect(weekStart('en-US')).toBe(0);
     expect(weekStart('cs')).toBe(1);
     expect(weekStart('not a locale!')).toBe(1);
+    // The browser's region for the same language decides; another language's region does not.
+    expect(weekStartFor('en', ['en-GB', 'en'])).toBe(1);
+    expect(weekStartFor('en', ['en-US'])).toBe(0);
+    expect(weekStartFor('en', ['de-DE'])).toBe(0);
+    expect(weekStartFor('fr', ['fr-CA'])).toBe(0);
+    expect(weekStartFor('fr', ['fr-FR', 'en-US'])).toBe(1);
   });
 
   it('covers a month with whole weeks from the week start', () => {

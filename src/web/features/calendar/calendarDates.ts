@@ -22,6 +22,17 @@ export function weekStart(locale: string): number {
   return 1;
 }
 
+/**
+ * The week start for the interface language, taken from the browser's own
+ * tag for that language when it has one (English read in Britain starts on
+ * Monday, in the US on Sunday).
+ */
+export function weekStartFor(language: string, preferred: readonly string[]): number {
+  const base = language.split('-')[0]!.toLowerCase();
+  const regional = preferred.find((tag) => tag.split('-')[0]!.toLowerCase() === base && tag.includes('-'));
+  return weekStart(regional ?? language);
+}
+
 /** `YYYY-MM-DD` of a moment's local day: the key that places a card on a day. */
 export function dayKey(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
