@@ -94,6 +94,13 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
       },
     },
     {
+      name: 'board-calendar',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.todo}?view=calendar`);
+        await page.locator('[data-cal-card]').first().waitFor();
+      },
+    },
+    {
       name: 'card-dialog',
       open: async (page) => {
         await page.goto(`/board/${seeded.kanban}?card=${seeded.richCard}`);

@@ -27,6 +27,8 @@ import { MoveDialog } from './MoveDialog';
 import { Presence } from './Presence';
 import './board.css';
 import { BoardLoadError } from './BoardLoadError';
+import { CalendarView } from '../calendar/CalendarView';
+import { ViewSwitch } from '../calendar/ViewSwitch';
 
 const CardDialog = lazy(() => import('../card/CardDialog'));
 
@@ -39,6 +41,7 @@ export function BoardPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const openCardId = Number(params.get('card')) || null;
+  const calendar = params.get('view') === 'calendar';
 
   const boardResult = useQuery(boardQuery(boardId, user.id));
   const areasResult = useQuery(areasQuery(boardId));
@@ -179,6 +182,7 @@ export function BoardPage() {
           <span>{board.status === 'public' ? t('board.public') : t('board.private')}</span>
         </span>
         {!writeAccess && <span className="board-chip readonly">{t('board.readOnly')}</span>}
+        <ViewSwitch />
         <BoardFilter boardId={boardId} onChange={onFilter} />
         <div className="spacer" />
         <Presence viewers={viewers} />
@@ -263,7 +267,16 @@ export function BoardPage() {
       <p id="card-keys-read" hidden>
         {t('board.cardKeysRead')}
       </p>
-      <div ref={canvasRef} className="board-canvas" data-testid="board-canvas">
+      {calendar && (
+        <CalendarView
+          boardId={boardId}
+          areas={areas}
+          writeAccess={writeAccess}
+          matches={matches}
+          onOpen={(cardId) => actions.open(cardId)}
+        />
+      )}
+      <div ref={canvasRef} className="board-canvas" data-testid="board-canvas" hidden={calendar}>
         <div className="board-lanes">
           {areas.map((area, index) => (
             <AreaColumn

@@ -9,6 +9,7 @@ import admin from './admin.json';
 import sso from './sso.json';
 import webhooks from './webhooks.json';
 import templates from './templates.json';
+import calendar from './calendar.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -27,5 +28,6 @@ const en = {
   ...sso,
   ...webhooks,
   ...templates,
+  ...calendar,
 };
 export default en;
