@@ -276,6 +276,14 @@ export interface InviteLimitTable {
   windowStart: Timestamp;
 }
 
+/** A board's public read-only link; the token itself is shown once and never stored. */
+export interface PublicLinkTable {
+  boardId: number;
+  tokenHash: string;
+  createdBy: string | null;
+  createdAt: Timestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -303,6 +311,7 @@ export interface Schema {
   signin_failures: SignInFailureTable;
   invite_limits: InviteLimitTable;
   idempotency_keys: IdempotencyKeyTable;
+  public_links: PublicLinkTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
