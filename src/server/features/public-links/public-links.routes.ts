@@ -65,6 +65,7 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps): Promis
         schema: {
           tags,
           summary: 'The board a public link shows: areas and cards, nobody’s name or address',
+          security: [],
           params,
           response: { 200: PublicBoard, ...errors },
         },
@@ -78,6 +79,7 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps): Promis
         schema: {
           tags,
           summary: 'The board’s version, for an open public view to poll (404 once the link is revoked)',
+          security: [],
           params,
           response: { 200: Type.Object({ version: Type.Integer() }), ...errors },
         },

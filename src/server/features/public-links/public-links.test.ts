@@ -176,6 +176,15 @@ eachDialect(
       expect((await look(token, nextAddress(), '/version')).json<{ version: number }>().version).toBeGreaterThan(after);
     });
 
+    it('is in the OpenAPI document, the public routes without a credential', async () => {
+      const doc = (await t.inject(null, { method: 'GET', url: '/api/docs/json' })).json<{
+        paths: Record<string, Record<string, { security?: unknown[] }>>;
+      }>();
+      expect(Object.keys(doc.paths['/api/data/public-link']!).sort()).toEqual(['delete', 'get', 'post']);
+      expect(doc.paths['/api/public/{token}']!.get!.security).toEqual([]);
+      expect(doc.paths['/api/public/{token}/version']!.get!.security).toEqual([]);
+    });
+
     it('limits each address: 429 with Retry-After past the limit, other addresses unaffected', async () => {
       const owner = await t.signUp();
       const board = await t.createBoard(owner);
