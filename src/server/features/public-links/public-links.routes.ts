@@ -26,10 +26,11 @@ export function publicLinkRoutes(app: FastifyInstance, deps: Deps): void {
   r.post(
     '/public-link',
     {
+      config: { secretAnswer: true },
       schema: {
         tags,
         summary:
-          'Make a public read-only link to the board, replacing any earlier one (owner only); the address is shown only here',
+          'Make a public read-only link to the board, replacing any earlier one (owner only); the address is shown only here, and an Idempotency-Key does not keep it: a repeat makes a new link',
         body: BoardQuery,
         response,
       },

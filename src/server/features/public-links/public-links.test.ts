@@ -176,6 +176,28 @@ eachDialect(
       expect((await look(token, nextAddress(), '/version')).json<{ version: number }>().version).toBeGreaterThan(after);
     });
 
+    it('keeps the address nowhere, not even for an Idempotency-Key: a repeat makes a new link that replaces the first', async () => {
+      const owner = await t.signUp();
+      const board = await t.createBoard(owner);
+      const post = () =>
+        t.inject(owner, {
+          method: 'POST',
+          url: '/api/data/public-link',
+          payload: { boardId: board.id },
+          headers: { 'idempotency-key': 'make-public-link' },
+        });
+      const first = tokenOf((await post()).json<{ link: { url: string } }>().link.url);
+      const again = await post();
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      const second = tokenOf(again.json<{ link: { url: string } }>().link.url);
+      expect(second).not.toBe(first);
+      const kept = JSON.stringify(await t.db.selectFrom('idempotency_keys').selectAll().execute());
+      expect(kept).not.toContain(first);
+      expect(kept).not.toContain(second);
+      expect((await look(first)).statusCode).toBe(404);
+      expect((await look(second)).statusCode).toBe(200);
+    });
+
     it('is in the OpenAPI document, the public routes without a credential', async () => {
       const doc = (await t.inject(null, { method: 'GET', url: '/api/docs/json' })).json<{
         paths: Record<string, Record<string, { security?: unknown[] }>>;

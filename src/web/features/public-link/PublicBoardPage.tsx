@@ -45,7 +45,6 @@ export function PublicBoardPage() {
     queryKey: ['public-board', token, 'version'],
     queryFn: () => fetchPublicVersion(token),
     refetchInterval: (query) => (gone(query.state.error) ? false : POLL_MS),
-    refetchIntervalInBackground: true,
     staleTime: 0,
   });
   const board = useQuery({
