@@ -157,6 +157,31 @@ eachDialect(
       expect((await look('not-a-token')).statusCode).toBe(400);
     });
 
+    it('goes with the board when it is removed for good, and works again when an archived board is restored', async () => {
+      const owner = await t.signUp();
+      const kept = await t.createBoard(owner);
+      const token = tokenOf((await create(owner, kept.id)).json<{ link: { url: string } }>().link.url);
+      await t.inject(owner, { method: 'DELETE', url: `/api/data/board?id=${kept.id}&userId=${owner.id}` });
+      expect((await look(token)).statusCode).toBe(404);
+      const restored = await t.inject(owner, {
+        method: 'POST',
+        url: '/api/data/archive',
+        payload: { type: 'board', id: kept.id },
+      });
+      expect(restored.statusCode).toBe(200);
+      expect((await look(token)).statusCode).toBe(200);
+
+      const removed = await t.createBoard(owner);
+      const gone = tokenOf((await create(owner, removed.id)).json<{ link: { url: string } }>().link.url);
+      const res = await t.inject(owner, {
+        method: 'DELETE',
+        url: `/api/data/board?id=${removed.id}&userId=${owner.id}&permanent=true`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(await t.db.selectFrom('public_links').selectAll().where('boardId', '=', removed.id).execute()).toEqual([]);
+      expect((await look(gone)).statusCode).toBe(404);
+    });
+
     it('raises the version with every change, so a polling viewer sees a card move', async () => {
       const owner = await t.signUp();
       const { board, areas, cards } = await seedBoard(t, owner, { Todo: ['Move me'], Done: [] });
