@@ -39,6 +39,7 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
   let ada: ApiUser;
   let bob: ApiUser;
   let seeded: Seeded;
+  let publicPath: string;
 
   beforeAll(async () => {
     server = await startServer();
@@ -46,6 +47,8 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
     ada = await apiUser(server, 'Ada Lovelace');
     bob = await apiUser(server, 'Bob Builder');
     seeded = await seed(ada, bob);
+    const made = await ada.call<{ link: { url: string } }>('POST', '/api/data/public-link', { boardId: seeded.kanban });
+    publicPath = new URL(made.link.url).pathname;
   }, 180_000);
 
   afterAll(async () => {
@@ -152,6 +155,14 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
         await page.locator('[data-card-id]').first().waitFor();
         await page.getByRole('button', { name: 'Share' }).click();
         await page.getByRole('dialog').getByText('Bob Builder').waitFor();
+      },
+    },
+    {
+      name: 'public-board',
+      signedOut: true,
+      open: async (page) => {
+        await page.goto(publicPath);
+        await page.locator('[data-card-id]').first().waitFor();
       },
     },
     {

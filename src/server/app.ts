@@ -24,6 +24,7 @@ import { cardRoutes } from './features/cards/cards.routes.js';
 import { commentRoutes } from './features/comments/comments.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
+import { publicLinkRoutes, publicViewRoutes } from './features/public-links/public-links.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
 import { templateRoutes } from './features/templates/templates.routes.js';
@@ -103,6 +104,7 @@ export async function buildApp({
   registerAuthRoutes(app, deps.auth, config.baseUrl, new SignInLockout(database.db, clock));
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
+  await publicViewRoutes(app, deps);
   registerMcp(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 
@@ -115,6 +117,7 @@ export async function buildApp({
       cardRoutes(data, deps);
       labelRoutes(data, deps);
       sharingRoutes(data, deps);
+      publicLinkRoutes(data, deps);
       archiveRoutes(data, deps);
       activityRoutes(data, deps);
       exportRoutes(data, deps);

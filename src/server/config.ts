@@ -29,6 +29,8 @@ export interface Config {
   inviteRateLimit: number;
   /** Invitations one address may receive per day, from everyone together. */
   inviteAddressRateLimit: number;
+  /** Requests one address may make to public board links per minute. */
+  publicLinkRateLimit: number;
   /** Memory for kept card-list answers, in MiB (0 keeps none). */
   cardListCacheMb: number;
   /** Exports (board zip, CSV, instance) one account may run at once, and the whole instance. */
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: readOidc(read, flag, problems),
     inviteRateLimit: integer('INVITE_RATE_LIMIT', 50, 1, 100000),
     inviteAddressRateLimit: integer('INVITE_ADDRESS_RATE_LIMIT', 20, 1, 100000),
+    publicLinkRateLimit: integer('PUBLIC_LINK_RATE_LIMIT', 240, 1, 100000),
     cardListCacheMb: integer('CARD_LIST_CACHE_MB', 32, 0, 4096),
     exportsPerAccount: integer('EXPORTS_PER_ACCOUNT', 2, 1, 100),
     exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),

@@ -276,6 +276,14 @@ export interface InviteLimitTable {
   windowStart: Timestamp;
 }
 
+/** A board's public read-only link; the token itself is shown once and never stored. */
+export interface PublicLinkTable {
+  boardId: number;
+  tokenHash: string;
+  createdBy: string | null;
+  createdAt: Timestamp;
+}
+
 export interface Schema {
   user: UserTable;
   session: SessionTable;
@@ -306,6 +314,7 @@ export interface Schema {
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   templates: TemplateTable;
+  public_links: PublicLinkTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;

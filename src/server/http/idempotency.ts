@@ -15,6 +15,13 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The answer holds a secret shown once (a public link's address): it is
+     * never stored for replay, so a repeat with the same key runs again.
+     */
+    secretAnswer?: boolean;
+  }
   interface FastifyRequest {
     /** The key this request answers for, once it has claimed it. */
     idempotencyKey?: string;
@@ -31,7 +38,7 @@ declare module 'fastify' {
 export function idempotentWrites(app: FastifyInstance, db: Db): void {
   app.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !WRITES.has(request.method)) return;
+    if (header === undefined || !WRITES.has(request.method) || request.routeOptions.config.secretAnswer) return;
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || !KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 255 printable characters');
     const stored = await claim(db, request.actor.id, key, fingerprint(request));

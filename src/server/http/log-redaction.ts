@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
  * calendar feed or a public board link. Whoever reads the log must not be able
  * to use them.
  */
-const SECRET_PATHS = /^(\/(?:invite|p|api\/invitations|api\/auth\/reset-password|api\/ical)\/)[^/?#]+/;
+const SECRET_PATHS = /^(\/(?:invite|p|api\/public|api\/invitations|api\/auth\/reset-password|api\/ical)\/)[^/?#]+/;
 /** Query parameters that carry a secret (better-auth's e-mail verification and reset links). */
 const SECRET_PARAMS = /([?&](?:token|key|apiKey)=)[^&#]*/gi;
 const REDACTED = '[redacted]';

@@ -9,6 +9,7 @@ import { ResetPasswordPage } from '../features/auth/ResetPasswordPage';
 import { InvitePage } from '../features/auth/InvitePage';
 import { BoardPage } from '../features/board/BoardPage';
 import { DashboardPage } from '../features/dashboard/DashboardPage';
+import { PublicBoardPage } from '../features/public-link/PublicBoardPage';
 
 import { NotFoundPage } from './NotFoundPage';
 import { RequireSession } from './RequireSession';
@@ -53,6 +54,7 @@ export function App() {
           <Route path="/sign-up" element={<SignUpPage />} />
           <Route path="/reset-password" element={<ResetPasswordPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />
+          <Route path="/p/:token" element={<PublicBoardPage />} />
           <Route element={<RequireSession />}>
             <Route path="/" element={<DashboardPage />} />
             <Route path="/board/:id" element={<BoardPage />} />

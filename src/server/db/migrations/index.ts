@@ -11,6 +11,7 @@ import * as agentsIdempotency from './0006_agents_idempotency.js';
 import * as replayAccess from './0006-sockets-replay-access.js';
 import * as webhooks from './0007-hooks-webhooks.js';
 import * as templates from './0007-templates-board-templates.js';
+import * as publicLinks from './0007-publink-public-links.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -27,6 +28,7 @@ const steps: Record<string, Step> = {
   '0006-sockets-replay-access': replayAccess,
   '0007-hooks-webhooks': webhooks,
   '0007-templates-board-templates': templates,
+  '0007-publink-public-links': publicLinks,
 };
 
 /**

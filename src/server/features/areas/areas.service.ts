@@ -16,6 +16,11 @@ import * as repo from './areas.repository.js';
 export async function listAreas(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Area[]> {
   const { db, dialect } = deps.database;
   await requireBoard(db, dialect, actor, boardId, 'read');
+  return visibleAreas(db, boardId);
+}
+
+/** The visible areas of a board, in order, without an access check (the caller has made its own). */
+export async function visibleAreas(db: Db, boardId: number): Promise<Area[]> {
   const rows = await repo.visibleAreas(db, boardId);
   return rows.map((row, i) => presentArea(row, i));
 }

@@ -17,6 +17,7 @@ import { recordActivity, type ActivityData, type ActivityType } from '../activit
 import { boardAudience, notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
+import { renderedHtml } from '../../markdown/rendered-html.js';
 import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
 import { closeGap, placeCard } from './ordering.js';
@@ -60,14 +61,27 @@ export async function cardListJson(
 
 /** The visible cards of an area in the list shape, top to bottom. */
 export async function visibleCards(db: Db, areaId: number): Promise<CardListItem[]> {
+  return (await visibleCardsWithRows(db, areaId)).map(({ item }) => item);
+}
+
+async function visibleCardsWithRows(db: Db, areaId: number): Promise<Array<{ row: CardRow; item: CardListItem }>> {
   const rows = await repo.visibleCardsOfArea(db, areaId);
   const { labels, assignees } = await repo.listExtras(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((row, position) =>
-    presentListCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [] }),
-  );
+  return rows.map((row, position) => ({
+    row,
+    item: presentListCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [] }),
+  }));
+}
+
+/** The visible cards of an area with their rendered text, top to bottom (for the public read-only view). */
+export async function visibleCardsWithHtml(db: Db, areaId: number): Promise<Array<CardListItem & { html: string }>> {
+  return (await visibleCardsWithRows(db, areaId)).map(({ row, item }) => ({
+    ...item,
+    html: renderedHtml({ kind: 'card', id: row.id, updatedAt: row.updatedAt }, row.content),
+  }));
 }
 
 export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {

@@ -8,6 +8,7 @@ import { useUser } from '../../app/session';
 import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
+import { PublicLinkSection } from '../public-link/PublicLinkSection';
 import { changePermission, inviteTo, revoke, useKnownPeople, type Invitee, type KnownPerson } from './api';
 import './sharing.css';
 
@@ -249,6 +250,8 @@ export function ShareDialog({ board, onClose }: { board: Board; onClose: () => v
           )}
         </>
       )}
+
+      <PublicLinkSection boardId={board.id} />
 
       {removing && (
         <ConfirmDialog

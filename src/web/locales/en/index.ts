@@ -10,6 +10,7 @@ import sso from './sso.json';
 import webhooks from './webhooks.json';
 import templates from './templates.json';
 import calendar from './calendar.json';
+import publiclink from './publiclink.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -29,5 +30,6 @@ const en = {
   ...webhooks,
   ...templates,
   ...calendar,
+  ...publiclink,
 };
 export default en;

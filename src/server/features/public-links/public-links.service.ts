@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { PublicBoard, PublicLinkState } from '../../../shared/api/public-links.js';
+import type { Actor } from '../../auth/actor.js';
+import { requireBoard } from '../../access/policy.js';
+import type { Db } from '../../db/database.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { ServiceDeps } from '../../deps.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { visibleAreas } from '../areas/areas.service.js';
+import { visibleCardsWithHtml } from '../cards/cards.service.js';
+import { hashToken } from '../sharing/sharing.service.js';
+
+/** Unknown, revoked and archived-board links all answer this, so none can be told from another. */
+export const linkGone = () => notFound('This link does not work (any more)');
+
+/** Whether the owner's board has a public link, and since when. */
+export async function readPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
+  const { db, dialect } = deps.database;
+  await requireBoard(db, dialect, actor, boardId, 'owner');
+  const row = await db.selectFrom('public_links').select('createdAt').where('boardId', '=', boardId).executeTakeFirst();
+  return { link: row ? { createdAt: toIso(row.createdAt) } : null };
+}
+
+/**
+ * Makes a new public link, replacing the board's previous one (which stops
+ * working). Only the hash is kept, so the address is in this answer alone:
+ * whoever needs it again makes a new one.
+ */
+export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
+  const { db, dialect } = deps.database;
+  const token = randomBytes(32).toString('hex');
+  const createdAt = nowIso();
+  await db.transaction().execute(async (trx) => {
+    const { board } = await requireBoard(trx, dialect, actor, boardId, 'owner', { lock: true });
+    if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
+    await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
+    await trx
+      .insertInto('public_links')
+      .values({ boardId, tokenHash: hashToken(token), createdBy: actor.id, createdAt })
+      .execute();
+  });
+  return { link: { url: `${deps.config.baseUrl}/p/${token}`, createdAt } };
+}
+
+/** Ends the board's public link; viewers find out at their next look. */
+export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
+  const { db, dialect } = deps.database;
+  await db.transaction().execute(async (trx) => {
+    await requireBoard(trx, dialect, actor, boardId, 'owner', { lock: true });
+    await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
+  });
+  return { link: null };
+}
+
+/** The active board a token opens, or 404. */
+async function linkedBoard(db: Db, token: string) {
+  const board = await db
+    .selectFrom('public_links')
+    .innerJoin('boards', 'boards.id', 'public_links.boardId')
+    .select(['boards.id', 'boards.name', 'boards.style', 'boards.color', 'boards.image', 'boards.version', 'boards.archivedAt'])
+    .where('public_links.tokenHash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!board || board.archivedAt !== null) throw linkGone();
+  return board;
+}
+
+/** The board's version alone: what an open public view polls to know when to read the board again. */
+export async function publicVersion(db: Db, token: string): Promise<number> {
+  return (await linkedBoard(db, token)).version;
+}
+
+/**
+ * The board as anyone with the link sees it. People stay out altogether (no
+ * assignees, names, pictures or addresses), as do comments, attachments and
+ * activity: a viewer without an account sees the work, not who does it.
+ */
+export async function publicBoard(db: Db, token: string): Promise<PublicBoard> {
+  const board = await linkedBoard(db, token);
+  const areas = await visibleAreas(db, board.id);
+  return {
+    board: {
+      name: board.name,
+      style: board.style,
+      color: board.color,
+      // An uploaded cover is served to accounts only; an outside picture anyone can load.
+      image: board.image && /^https?:\/\//i.test(board.image) ? board.image : null,
+    },
+    version: board.version,
+    areas: await Promise.all(
+      areas.map(async (area) => ({
+        id: area.id,
+        name: area.name,
+        cards: (await visibleCardsWithHtml(db, area.id)).map((c) => ({
+          id: c.id,
+          name: c.name,
+          html: c.html,
+          status: c.status,
+          dueDate: c.dueDate,
+          labels: c.labels,
+          checklist: c.checklist,
+        })),
+      })),
+    ),
+  };
+}
