@@ -16,6 +16,7 @@ import { exportRoutes } from './features/exports/exports.routes.js';
 import { attachmentRoutes } from './features/attachments/attachments.routes.js';
 import { archiveRoutes } from './features/archive/archive.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
+import { myWorkRoutes } from './features/my-work/my-work.routes.js';
 import { invitationRoutes } from './features/sharing/invitations.routes.js';
 import { notificationRoutes } from './features/notifications/notifications.routes.js';
 import { areaRoutes } from './features/areas/areas.routes.js';
@@ -119,6 +120,7 @@ export async function buildApp({
       attachmentRoutes(data, deps);
       commentRoutes(data, deps);
       searchRoutes(data, deps);
+      myWorkRoutes(data, deps);
       notificationRoutes(data, deps);
       profileRoutes(data, deps);
       done();
