@@ -303,6 +303,7 @@ export interface Schema {
   signin_failures: SignInFailureTable;
   invite_limits: InviteLimitTable;
   idempotency_keys: IdempotencyKeyTable;
+  ical_feeds: IcalFeedTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -318,4 +319,19 @@ export interface IdempotencyKeyTable {
   status: number | null;
   response: string | null;
   createdAt: Timestamp;
+}
+
+/** A secret calendar feed address (`/api/ical/<token>.ics`); see features/ical. */
+export interface IcalFeedTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** The first characters of the secret, to tell feeds apart in a list. */
+  start: string;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  tokenHash: string;
+  /** JSON array of board ids whose every card the feed also holds (when still readable). */
+  boardIds: Generated<string>;
+  createdAt: Timestamp;
+  lastUsedAt: NullableTimestamp;
 }

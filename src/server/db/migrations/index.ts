@@ -9,6 +9,7 @@ import * as proxyHardening from './0006-proxy-hardening.js';
 import * as verifyInviteLimits from './0006-verify-invite-limits.js';
 import * as agentsIdempotency from './0006_agents_idempotency.js';
 import * as replayAccess from './0006-sockets-replay-access.js';
+import * as icalFeeds from './0007-mywork-ical-feeds.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -23,6 +24,7 @@ const steps: Record<string, Step> = {
   '0006-verify-invite-limits': verifyInviteLimits,
   '0006_agents_idempotency': agentsIdempotency,
   '0006-sockets-replay-access': replayAccess,
+  '0007-mywork-ical-feeds': icalFeeds,
 };
 
 /**

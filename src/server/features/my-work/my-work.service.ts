@@ -1,10 +1,8 @@
-import type { SelectQueryBuilder } from 'kysely';
 import { MY_WORK_GROUPS, type MyWork, type MyWorkCard, type MyWorkGroup, type MyWorkQuery } from '../../../shared/api/my-work.js';
 import { readableBy, requireBoard } from '../../access/policy.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../db/dialect.js';
-import type { Schema } from '../../db/schema.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { dayIn, isTimeZone, weekEndOf } from './days.js';
@@ -12,22 +10,23 @@ import { dayIn, isTimeZone, weekEndOf } from './days.js';
 /** The most cards one answer holds; a person with more open work gets the earliest due. */
 export const MY_WORK_LIMIT = 500;
 
-type Base = SelectQueryBuilder<Schema, 'cards' | 'card_assignees' | 'areas' | 'boards', object>;
-
-/** Open cards assigned to the actor, not archived (nor their area or board), on boards the actor can read. */
-function assignedOpenCards(db: Db, actorId: string): Base {
+/** Open cards, not archived (nor their area or board), on boards the actor can read. */
+export function openCardsReadableBy(db: Db, actorId: string) {
   return db
     .selectFrom('cards')
-    .innerJoin('card_assignees', 'card_assignees.cardId', 'cards.id')
     .innerJoin('areas', 'areas.id', 'cards.areaId')
     .innerJoin('boards', 'boards.id', 'cards.boardId')
-    .where('card_assignees.userId', '=', actorId)
     .where('cards.status', '=', 0)
     .where('cards.archivedAt', 'is', null)
     .where('areas.archivedAt', 'is', null)
     .where('boards.archivedAt', 'is', null)
     .where((eb) => readableBy(eb, actorId));
 }
+
+const assignedOpenCards = (db: Db, actorId: string) =>
+  openCardsReadableBy(db, actorId)
+    .innerJoin('card_assignees', 'card_assignees.cardId', 'cards.id')
+    .where('card_assignees.userId', '=', actorId);
 
 /** The cards assigned to me across every board I can read, grouped by their due day in `tz`. */
 export async function myWork(deps: Pick<Deps, 'database'>, actor: Actor, query: MyWorkQuery): Promise<MyWork> {
