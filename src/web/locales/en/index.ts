@@ -7,11 +7,12 @@ import exports from './exports.json';
 import settings from './settings.json';
 import admin from './admin.json';
 import sso from './sso.json';
+import mywork from './mywork.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
  * every other language has the same files (`locales/<lng>/<part>.json`),
  * which `locales.test.ts` checks key by key.
  */
-const en = { ...core, ...archive, ...sharing, ...notifications, ...search, ...exports, ...settings, ...admin, ...sso };
+const en = { ...core, ...archive, ...sharing, ...notifications, ...search, ...exports, ...settings, ...admin, ...sso, ...mywork };
 export default en;
