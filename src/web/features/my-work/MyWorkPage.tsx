@@ -78,9 +78,10 @@ export function MyWorkPage() {
           <h1>{t('myWork.title')}</h1>
           {work && (work.boards.length > 0 || filtered) && (
             <div className="my-work-filters">
-              <label className="my-work-filter">
-                <span>{t('myWork.board')}</span>
+              <div className="my-work-filter">
+                <label htmlFor="my-work-board">{t('myWork.board')}</label>
                 <select
+                  id="my-work-board"
                   className="input"
                   value={boardFilter ?? ''}
                   onChange={(event) => setParam({ board: event.target.value || null })}
@@ -92,10 +93,11 @@ export function MyWorkPage() {
                     </option>
                   ))}
                 </select>
-              </label>
-              <label className="my-work-filter">
-                <span>{t('myWork.label')}</span>
+              </div>
+              <div className="my-work-filter">
+                <label htmlFor="my-work-label">{t('myWork.label')}</label>
                 <select
+                  id="my-work-label"
                   className="input"
                   value={labelFilter ?? ''}
                   onChange={(event) => setParam({ label: event.target.value || null })}
@@ -107,7 +109,7 @@ export function MyWorkPage() {
                     </option>
                   ))}
                 </select>
-              </label>
+              </div>
             </div>
           )}
         </div>
