@@ -195,6 +195,16 @@ eachDialect('calendar feeds', (t) => {
     expect(await feedRows()).toEqual(before);
   });
 
+  it('is in the OpenAPI document: the feed as text/calendar, its management under /api/data', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
+    }>();
+    expect(Object.keys(doc.paths['/api/data/ical-feeds'] ?? {}).sort()).toEqual(['delete', 'get', 'post']);
+    const feed = doc.paths['/api/ical/{file}']?.get;
+    expect(Object.keys(feed?.responses['200']?.content ?? {})).toEqual(['text/calendar']);
+    expect(Object.keys(feed?.responses ?? {}).sort()).toEqual(['200', '404', '429']);
+  });
+
   it('limits feeds per account and requests per feed', async () => {
     const me = await t.signUp();
     const feeds = [];

@@ -161,6 +161,20 @@ eachDialect('my work', (t) => {
     expect(refused.json()).toEqual({ error: 'Board not found' });
   });
 
+  it('documents its filters and groups in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, { get: { parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown> } }>;
+    }>();
+    const route = doc.paths['/api/data/my-work']!.get;
+    expect(route.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual([
+      'query:boardId',
+      'query:label',
+      'query:labelId',
+      'query:tz',
+    ]);
+    expect(JSON.stringify(route.responses['200'])).toContain('thisWeek');
+  });
+
   it('refuses a bad time zone, a bad id and no credential, changing nothing', async () => {
     const me = await t.signUp();
     const { cards } = await seedBoard(t, me, { A: ['x'] });
