@@ -126,6 +126,7 @@ describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
     const section = page.getByRole('region', { name: 'Calendar feeds' });
     await section.getByText('No calendar feeds yet.').waitFor();
     await section.getByLabel('Name').fill('Phone');
+    await section.locator('summary', { hasText: 'Also every card with a due date on these boards' }).click();
     await section.getByLabel('Team plans').check();
     await section.getByRole('button', { name: 'Create feed' }).click();
 

@@ -29,8 +29,11 @@ export function CalendarFeedsSection() {
     queryKey: feedsKey,
     queryFn: async () => (await api<{ feeds: IcalFeed[] }>('/api/data/ical-feeds')).feeds,
   });
-  const owned = useQuery(boardsQuery('owned'));
-  const shared = useQuery(boardsQuery('shared'));
+  // The board list is read only when it is needed: choosing boards, or naming those of a feed.
+  const [choosing, setChoosing] = useState(false);
+  const wantBoards = choosing || (feeds.data?.some((feed) => feed.boardIds.length > 0) ?? false);
+  const owned = useQuery({ ...boardsQuery('owned'), enabled: wantBoards });
+  const shared = useQuery({ ...boardsQuery('shared'), enabled: wantBoards });
   const boards = [...(owned.data ?? []), ...(shared.data ?? [])];
   const boardName = (boardId: number) => boards.find((b) => b.id === boardId)?.name;
 
@@ -67,9 +70,10 @@ export function CalendarFeedsSection() {
             autoComplete="off"
           />
         </div>
-        {boards.length > 0 && (
-          <fieldset className="settings-feed-boards">
-            <legend>{t('feeds.boards')}</legend>
+        <details className="settings-feed-boards" onToggle={(event) => event.currentTarget.open && setChoosing(true)}>
+          <summary>{t('feeds.boards')}</summary>
+          <fieldset>
+            <legend className="visually-hidden">{t('feeds.boards')}</legend>
             {boards.map((board) => (
               <label key={board.id} className="settings-check">
                 <input type="checkbox" name="boardIds" value={board.id} />
@@ -77,7 +81,7 @@ export function CalendarFeedsSection() {
               </label>
             ))}
           </fieldset>
-        )}
+        </details>
         <Feedback note={null} error={error} />
         <div className="settings-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
