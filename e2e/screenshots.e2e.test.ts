@@ -175,6 +175,13 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
       },
     },
     {
+      name: 'my-work',
+      open: async (page) => {
+        await page.goto('/my-work');
+        await page.getByRole('heading', { name: 'Overdue' }).waitFor();
+      },
+    },
+    {
       name: 'settings',
       open: async (page) => {
         await page.goto('/settings');

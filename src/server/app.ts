@@ -16,6 +16,8 @@ import { exportRoutes } from './features/exports/exports.routes.js';
 import { attachmentRoutes } from './features/attachments/attachments.routes.js';
 import { archiveRoutes } from './features/archive/archive.routes.js';
 import { searchRoutes } from './features/search/search.routes.js';
+import { myWorkRoutes } from './features/my-work/my-work.routes.js';
+import { icalFeedRoute, icalFeedRoutes } from './features/ical/ical.routes.js';
 import { invitationRoutes } from './features/sharing/invitations.routes.js';
 import { notificationRoutes } from './features/notifications/notifications.routes.js';
 import { areaRoutes } from './features/areas/areas.routes.js';
@@ -106,6 +108,7 @@ export async function buildApp({
   invitationRoutes(app, deps);
   await publicViewRoutes(app, deps);
   registerMcp(app, deps);
+  icalFeedRoute(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
 
   await app.register(
@@ -124,6 +127,8 @@ export async function buildApp({
       attachmentRoutes(data, deps);
       commentRoutes(data, deps);
       searchRoutes(data, deps);
+      myWorkRoutes(data, deps);
+      icalFeedRoutes(data, deps);
       notificationRoutes(data, deps);
       profileRoutes(data, deps);
       webhookRoutes(data, deps);

@@ -315,6 +315,7 @@ export interface Schema {
   webhook_deliveries: WebhookDeliveryTable;
   templates: TemplateTable;
   public_links: PublicLinkTable;
+  ical_feeds: IcalFeedTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -367,4 +368,17 @@ export interface TemplateTable {
   areaCount: number;
   cardCount: number;
   createdAt: Timestamp;
+/** A secret calendar feed address (`/api/ical/<token>.ics`); see features/ical. */
+export interface IcalFeedTable {
+  id: string;
+  userId: string;
+  name: string;
+  /** The first characters of the secret, to tell feeds apart in a list. */
+  start: string;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  tokenHash: string;
+  /** JSON array of board ids whose every card the feed also holds (when still readable). */
+  boardIds: Generated<string>;
+  createdAt: Timestamp;
+  lastUsedAt: NullableTimestamp;
 }

@@ -19,6 +19,7 @@ import { Toasts } from './Toasts';
 const BoardArchivePage = lazy(() => import('../features/archive/ArchivePage').then((m) => ({ default: m.BoardArchivePage })));
 const ArchivedBoardsPage = lazy(() => import('../features/archive/ArchivePage').then((m) => ({ default: m.ArchivedBoardsPage })));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const MyWorkPage = lazy(() => import('../features/my-work/MyWorkPage').then((m) => ({ default: m.MyWorkPage })));
 const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 
 function Page({ children }: { children: ReactNode }) {
@@ -79,6 +80,14 @@ export function App() {
               element={
                 <Page>
                   <SettingsPage />
+                </Page>
+              }
+            />
+            <Route
+              path="/my-work"
+              element={
+                <Page>
+                  <MyWorkPage />
                 </Page>
               }
             />

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, NavLink, useNavigate } from 'react-router';
 import type { SessionUser } from '../api/types';
 import { Avatar } from '../components/Avatar';
 import { MenuButton, MenuItem, MenuSeparator } from '../components/Menu';
-import type { IconName } from '../components/Icon';
+import { Icon, type IconName } from '../components/Icon';
 import { useConnectionStatus } from '../realtime/RealtimeProvider';
 import { useDashboardRealtime } from '../realtime/useDashboardRealtime';
 import { GlobalSearch } from '../features/search/GlobalSearch';
@@ -35,6 +35,10 @@ export function AppShell({ user, children }: { user: SessionUser; children: Reac
           <img src="/favicon.svg" alt="" width={24} height={24} />
           <span>Tavla</span>
         </Link>
+        <NavLink to="/my-work" className="shell-nav-link" aria-label={t('myWork.nav')} title={t('myWork.nav')}>
+          <Icon name="checklist" size={18} />
+          <span>{t('myWork.nav')}</span>
+        </NavLink>
         <GlobalSearch />
         <div className="spacer" />
         <NotificationBell />

@@ -11,14 +11,22 @@ export type BoardGoneReason = 'archived' | 'deleted' | 'revoked';
  * Keeps a board's cached data live: subscribes to the board, applies every
  * event in version order, and refetches the board when a version was skipped,
  * when the server asks for a resync, or when the data loaded before the
- * subscription was in place.
+ * subscription was in place. `onChange` hears of every change (pages that
+ * show the board's cards in their own shape, such as My work, read again).
  */
-export function useBoardRealtime(boardId: number, userId: string, onGone: (reason: BoardGoneReason) => void): void {
+export function useBoardRealtime(
+  boardId: number,
+  userId: string,
+  onGone: (reason: BoardGoneReason) => void,
+  onChange?: () => void,
+): void {
   const connection = useRealtime();
   const qc = useQueryClient();
   const goneRef = useRef(onGone);
+  const changeRef = useRef(onChange);
   useEffect(() => {
     goneRef.current = onGone;
+    changeRef.current = onChange;
   });
 
   useEffect(() => {
@@ -37,19 +45,23 @@ export function useBoardRealtime(boardId: number, userId: string, onGone: (reaso
         const requestedWall = Date.now() - (performance.now() - requestedAt);
         const loadedAt = qc.getQueryState(keys.areas(boardId))?.dataUpdatedAt ?? 0;
         if (loadedAt > 0 && loadedAt < requestedWall) void invalidateBoard(qc, boardId);
+        changeRef.current?.();
       },
       event(event) {
         if (version !== undefined && event.version <= version) return;
         if (version !== undefined && event.version > version + 1) {
           advance(event.version);
           void invalidateBoard(qc, boardId);
+          changeRef.current?.();
           return;
         }
         advance(event.version);
         applyBoardEvent(ctx, event);
+        changeRef.current?.();
       },
       resync() {
         void invalidateBoard(qc, boardId);
+        changeRef.current?.();
       },
       revoked() {
         goneRef.current('revoked');

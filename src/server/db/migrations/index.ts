@@ -12,6 +12,7 @@ import * as replayAccess from './0006-sockets-replay-access.js';
 import * as webhooks from './0007-hooks-webhooks.js';
 import * as templates from './0007-templates-board-templates.js';
 import * as publicLinks from './0007-publink-public-links.js';
+import * as icalFeeds from './0007-mywork-ical-feeds.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -29,6 +30,7 @@ const steps: Record<string, Step> = {
   '0007-hooks-webhooks': webhooks,
   '0007-templates-board-templates': templates,
   '0007-publink-public-links': publicLinks,
+  '0007-mywork-ical-feeds': icalFeeds,
 };
 
 /**

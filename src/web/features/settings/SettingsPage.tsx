@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiKeysSection } from './ApiKeysSection';
+import { CalendarFeedsSection } from './CalendarFeedsSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
 import './settings.css';
@@ -15,6 +16,7 @@ export function SettingsPage() {
         <ProfileSection />
         <PasswordSection />
         <ApiKeysSection />
+        <CalendarFeedsSection />
       </div>
     </div>
   );

@@ -11,6 +11,7 @@ import webhooks from './webhooks.json';
 import templates from './templates.json';
 import calendar from './calendar.json';
 import publiclink from './publiclink.json';
+import mywork from './mywork.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -32,4 +33,5 @@ const en = {
   ...calendar,
   ...publiclink,
 };
+const en = { ...core, ...archive, ...sharing, ...notifications, ...search, ...exports, ...settings, ...admin, ...sso, ...mywork };
 export default en;
