@@ -368,6 +368,8 @@ export interface TemplateTable {
   areaCount: number;
   cardCount: number;
   createdAt: Timestamp;
+}
+
 /** A secret calendar feed address (`/api/ical/<token>.ics`); see features/ical. */
 export interface IcalFeedTable {
   id: string;

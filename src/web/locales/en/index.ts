@@ -32,6 +32,6 @@ const en = {
   ...templates,
   ...calendar,
   ...publiclink,
+  ...mywork,
 };
-const en = { ...core, ...archive, ...sharing, ...notifications, ...search, ...exports, ...settings, ...admin, ...sso, ...mywork };
 export default en;
