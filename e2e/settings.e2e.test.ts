@@ -70,7 +70,7 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
     await screenshot(page, 'settings-1400');
 
     // The name.
-    await page.getByLabel('Name', { exact: true }).fill('Ada King');
+    await page.getByRole('region', { name: 'Profile' }).getByLabel('Name', { exact: true }).fill('Ada King');
     await page.getByRole('button', { name: 'Save the profile' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await expect.poll(() => page.locator('.shell-user-name').innerText()).toBe('Ada King');
