@@ -7,7 +7,8 @@ import { errorMessage } from '../../api/errors';
 import { boardsQuery } from '../../api/queries';
 import i18n from '../../app/i18n';
 import { toast } from '../../app/toast';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
+import { SecretDialog } from '../../components/SecretDialog';
 import { Icon } from '../../components/Icon';
 import { field, useSubmit } from '../auth/useSubmit';
 import { Feedback, SettingsSection } from './SettingsPage';
@@ -142,7 +143,21 @@ export function CalendarFeedsSection() {
         </ul>
       )}
 
-      {created && <CreatedFeedDialog url={created} onClose={() => setCreated(null)} />}
+      {created && (
+        <SecretDialog
+          secret={created}
+          texts={{
+            title: t('feeds.createdTitle'),
+            warning: t('feeds.warning'),
+            label: t('feeds.address'),
+            copy: t('feeds.copy'),
+            copied: t('feeds.copied'),
+            selected: t('feeds.copySelected'),
+            done: t('feeds.done'),
+          }}
+          onClose={() => setCreated(null)}
+        />
+      )}
       {revoking && (
         <ConfirmDialog
           title={t('feeds.revokeTitle')}
@@ -157,64 +172,5 @@ export function CalendarFeedsSection() {
         />
       )}
     </SettingsSection>
-  );
-}
-
-/** The new feed's address, once: copy it (where the clipboard is refused, it is selected for the keyboard). */
-function CreatedFeedDialog({ url, onClose }: { url: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<'copied' | 'selected' | null>(null);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied('copied');
-    } catch {
-      input.current?.focus();
-      input.current?.select();
-      setCopied('selected');
-    }
-  };
-
-  return (
-    <Dialog
-      title={t('feeds.createdTitle')}
-      onClose={onClose}
-      footer={
-        <button type="button" className="btn btn-primary" onClick={onClose}>
-          {t('feeds.done')}
-        </button>
-      }
-    >
-      <p className="settings-warning" id={`${id}-warning`}>
-        {t('feeds.warning')}
-      </p>
-      <label className="field-label" htmlFor={`${id}-url`}>
-        {t('feeds.address')}
-      </label>
-      <div className="settings-secret">
-        <input
-          ref={input}
-          id={`${id}-url`}
-          className="input settings-secret-input"
-          value={url}
-          readOnly
-          spellCheck={false}
-          aria-describedby={`${id}-warning`}
-          onFocus={(event) => event.currentTarget.select()}
-          data-autofocus
-        />
-        <button type="button" className="btn" onClick={() => void copy()}>
-          <Icon name="copy" size={16} />
-          {t('feeds.copy')}
-        </button>
-      </div>
-      <div role="status" aria-live="polite" className="settings-copied">
-        {copied === 'copied' && <span className="hint">{t('feeds.copied')}</span>}
-        {copied === 'selected' && <span className="hint">{t('feeds.copySelected')}</span>}
-      </div>
-    </Dialog>
   );
 }
