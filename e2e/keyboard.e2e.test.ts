@@ -116,7 +116,8 @@ describe.runIf(browserTestsEnabled)('keyboard only', () => {
     }
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    expect((await focused(page)).text).toMatch(/^Second/);
+    // The focus goes back once the dialog has gone from the page: poll for it.
+    await expect.poll(async () => (await focused(page)).text, { timeout: 5000 }).toMatch(/^Second/);
 
     // M moves it: the dialog's first choice is the area, then the position.
     await page.keyboard.press('m');
