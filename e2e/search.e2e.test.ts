@@ -150,6 +150,8 @@ describe.runIf(browserTestsEnabled)('global search and the board filter', () => 
     const toggle = phone.getByRole('button', { name: 'Search', exact: true });
     await toggle.click();
     await expect.poll(() => phoneBox.isVisible()).toBe(true);
+    // Escape goes to the field only once it has the focus, which follows the unfolding.
+    await expect.poll(() => phoneBox.evaluate((el) => el === document.activeElement)).toBe(true);
     await phone.keyboard.press('Escape');
     await expect.poll(() => phoneBox.isVisible()).toBe(false);
     await expect.poll(() => toggle.evaluate((el) => el === document.activeElement)).toBe(true);
