@@ -57,10 +57,18 @@ export function relayPresence(
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
 
+  // One query at a time on the one connection: the order sent is the order the others hear.
+  let sending = Promise.resolve();
   const send = (message: Message) => {
-    client
-      ?.query('select pg_notify($1, $2)', [PRESENCE_CHANNEL, JSON.stringify(message)])
-      .catch((error: unknown) => log.warn({ err: error }, 'presence not announced'));
+    const on = client;
+    if (!on) return;
+    const payload = JSON.stringify(message);
+    sending = sending
+      .then(() => on.query('select pg_notify($1, $2)', [PRESENCE_CHANNEL, payload]))
+      .then(
+        () => undefined,
+        (error: unknown) => log.warn({ err: error }, 'presence not announced'),
+      );
   };
 
   const announce = (boardId: number, viewers: Viewer[]) => {
@@ -172,6 +180,7 @@ export function relayPresence(
     const last = client;
     client = null;
     peers.clear();
+    await sending;
     await last?.end().catch(() => undefined);
   };
 
