@@ -52,8 +52,8 @@ export async function start(
   return { child, url, dataDir, ownsDataDir };
 }
 
-export async function healthy(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+export async function healthy(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) return;

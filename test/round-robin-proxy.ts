@@ -12,6 +12,8 @@ import type { Duplex } from 'node:stream';
 export class RoundRobinProxy {
   /** How many requests and upgrades each backend was given. */
   readonly handled = new Map<string, number>();
+  /** How many WebSocket upgrades each backend was given. */
+  readonly upgraded = new Map<string, number>();
   #backends: URL[] = [];
   #next = 0;
   readonly #agent = new http.Agent({ keepAlive: true });
@@ -98,6 +100,7 @@ export class RoundRobinProxy {
       upstream.on('connect', () => {
         connected = true;
         this.#count(backend);
+        this.upgraded.set(backend.origin, (this.upgraded.get(backend.origin) ?? 0) + 1);
         const lines = [`${req.method} ${req.url} HTTP/1.1`];
         for (let k = 0; k < req.rawHeaders.length; k += 2) lines.push(`${req.rawHeaders[k]}: ${req.rawHeaders[k + 1]}`);
         upstream.write(lines.join('\r\n') + '\r\n\r\n');
