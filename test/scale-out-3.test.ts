@@ -8,6 +8,7 @@ import type { ServerMessage } from '../src/shared/events.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { account, healthy, kill, start, stop, type ServerProcess } from './processes.js';
 import { RoundRobinProxy } from './round-robin-proxy.js';
+import { Viewer } from './realtime-client.js';
 
 /** Waits until `done()` holds, checking every 50 ms; fails with `what` after `timeoutMs`. */
 async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
@@ -135,7 +136,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       // Every process knows itself by the proxy's address, as behind a real load balancer.
       for (let i = 0; i < 3; i++) servers.push(await start(database.url, { BASE_URL: proxy.url }, { dataDir }));
       // Three at once take a while to start (tsx compiles the sources) on a busy machine.
-      await Promise.all(servers.map((s) => healthy(s.url, 100_000)));
+      await Promise.all(servers.map((s) => healthy(s.url, 170_000)));
       proxy.setBackends(servers.map((s) => s.url));
       ({ key, userId } = await account(proxy.url));
       sql = new pg.Client({ connectionString: database.url });
@@ -212,6 +213,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       expect(onVictim).toBe(2);
       const base = viewers[0]!.base;
 
+      // A second account views the board straight on the victim; an observer on a survivor sees it in presence.
+      const second = await account(proxy.url, 'second@example.test');
+      await ok('POST', '/api/data/invite', { boardId, userId: second.userId, permission: 'edit' });
+      const observer = await Viewer.connect(servers[0]!.url, { 'x-api-key': key });
+      const onVictimOnly = await Viewer.connect(victim.url, { 'x-api-key': second.key });
+      for (const v of [observer, onVictimOnly]) {
+        v.send({ type: 'subscribe', boardId });
+        await v.next('subscribed');
+      }
+      await observer.next('presence', (m) => m.viewers.some((v) => v.id === second.userId), 10_000);
+      observer.messages.length = 0;
+
       // Three writers through the proxy; the victim is killed (SIGKILL) once a dozen writes were answered.
       const acknowledged: string[] = [];
       const failed: number[] = [];
@@ -261,6 +274,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       }
       // The victim's two viewers, and only they, reconnected (to the other processes).
       expect(viewers.filter((v) => v.reconnects > 0)).toHaveLength(onVictim);
-    });
+
+      // The killed process said no goodbye: its viewer leaves the others' presence once its announcements stop (TTL 15 s).
+      await observer.next('presence', (m) => !m.viewers.some((v) => v.id === second.userId), 30_000);
+      observer.close();
+    }, 90_000);
   },
 );
