@@ -241,8 +241,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       await Promise.all([0, 1, 2].map(writer));
       await Promise.all(killed);
       expect(victim.child.signalCode).toBe('SIGKILL');
-      // Only a write under way on the victim may fail, and only with the proxy's 502.
-      expect(failed.every((s) => s === 502)).toBe(true);
+      // Only a write under way on the victim may fail: the proxy's 502, or the connection dropped (0).
+      expect(failed.every((s) => s === 502 || s === 0)).toBe(true);
       expect(acknowledged.length).toBeGreaterThanOrEqual(42 - 3);
 
       // Every acknowledged write is stored, with its event in the log.
