@@ -133,7 +133,7 @@ async function main(): Promise<number> {
 
     const api = new Api(server.baseUrl);
     await api.signUp();
-    const ctx: ScenarioContext = { api, baseUrl: server.baseUrl, db, database, connections, seconds, log };
+    const ctx: ScenarioContext = { api, baseUrl: server.baseUrl, dataDir, db, database, connections, seconds, log };
 
     let started = Date.now();
     const seed = await scenario.seed(ctx);

@@ -10,6 +10,8 @@ export interface ServerProcess {
   child: ChildProcess;
   url: string;
   dataDir: string;
+  /** Whether `stop` removes `dataDir` (not when several processes share one). */
+  ownsDataDir?: boolean;
 }
 
 async function freePort(): Promise<number> {
@@ -22,9 +24,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `options.dataDir`: a DATA_DIR shared with other processes (kept by `stop`); by default one of its own. */
+export async function start(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-proc-'));
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tavla-proc-'));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: projectRoot,
@@ -41,11 +49,11 @@ export async function start(databaseUrl: string, env: Record<string, string> = {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  return { child, url, dataDir };
+  return { child, url, dataDir, ownsDataDir };
 }
 
-export async function healthy(url: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+export async function healthy(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
       if ((await fetch(`${url}/api/health`)).ok) return;
@@ -83,7 +91,17 @@ export async function account(
 
 /** Stops a server process and removes its DATA_DIR. */
 export async function stop(server: ServerProcess): Promise<void> {
-  server.child.kill('SIGTERM');
-  await new Promise((resolve) => server.child.once('exit', resolve));
-  rmSync(server.dataDir, { recursive: true, force: true });
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+  }
+  if (server.ownsDataDir !== false) rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+/** Kills a server process outright (SIGKILL: no shutdown, no goodbye) and waits until it is gone. */
+export async function kill(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGKILL');
+  await exited;
 }

@@ -42,6 +42,8 @@ export interface ScenarioContext {
   /** The run's database, for scenarios that seed more than the API would in reasonable time. */
   database: BenchDatabase;
   baseUrl: string;
+  /** The server's DATA_DIR (scenarios that start more processes share it). */
+  dataDir: string;
   db: DbKind;
   connections: number;
   seconds: number;

@@ -179,3 +179,21 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Starts `count` servers at once on one database and one `DATA_DIR`, as
+ * several processes behind a load balancer run (PostgreSQL only: a SQLite
+ * file serves one process). The migration lock lets one of them migrate.
+ * If any fails to start, the others are stopped again.
+ */
+export async function startServers(options: ServerOptions, count: number): Promise<RunningServer[]> {
+  if (options.databaseUrl === undefined) throw new Error('several processes need PostgreSQL (--db postgres)');
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(options)));
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop(2_000)));
+    throw failed.reason;
+  }
+  return servers;
+}

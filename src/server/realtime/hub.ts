@@ -40,6 +40,14 @@ const DASHBOARD_EVENTS = new Set([
 ]);
 const ACCESS_EVENTS = new Set(['board.updated', 'member.updated', 'member.removed']);
 
+/** The viewers other processes hold (PostgreSQL, presence-relay.ts); the hub only knows its own. */
+export interface RemotePresence {
+  /** This process's viewers of a board changed (an empty list: none left here). */
+  announce(boardId: number, viewers: Viewer[]): void;
+  /** The viewers of a board on the other processes. */
+  viewers(boardId: number): Viewer[];
+}
+
 /**
  * Who watches what, in this process. Everything about one board (subscribing,
  * delivering, revoking) runs in that board's own queue, so a viewer receives
@@ -53,6 +61,7 @@ export class Hub {
   /** The last version handled for each board with viewers here. */
   readonly #cursor = new Map<number, number>();
   readonly #queues = new Map<number, Promise<void>>();
+  #remote: RemotePresence | null = null;
 
   constructor(
     private readonly database: Database,
@@ -77,6 +86,25 @@ export class Hub {
   /** Boards with viewers in this process (the PostgreSQL listener sweeps these). */
   watchedBoards(): number[] {
     return [...this.#boards.keys()];
+  }
+
+  /** Merges other processes' viewers into the presence messages, and tells them of this process's. */
+  attachPresence(remote: RemotePresence): void {
+    this.#remote = remote;
+  }
+
+  get remotePresence(): RemotePresence | null {
+    return this.#remote;
+  }
+
+  /** Another process's viewers of a board changed: this process's viewers hear of it. */
+  remotePresenceChanged(boardId: number): void {
+    if (this.#boards.has(boardId)) void this.#enqueue(boardId, () => this.#broadcastPresence(boardId, false));
+  }
+
+  /** This process's viewers of every board it has viewers of (for a full re-announce). */
+  localPresence(): Map<number, Viewer[]> {
+    return new Map([...this.#boards.keys()].map((boardId) => [boardId, this.#localViewers(boardId)]));
   }
 
   viewerCount(): number {
@@ -259,13 +287,13 @@ export class Hub {
   #forget(boardId: number): void {
     this.#boards.delete(boardId);
     this.#cursor.delete(boardId);
+    this.#remote?.announce(boardId, []);
   }
 
-  #broadcastPresence(boardId: number): void {
-    const subs = this.#boards.get(boardId);
-    if (!subs) return;
+  /** One entry per account (several tabs are one face), with a card open in any of them. */
+  #localViewers(boardId: number): Viewer[] {
     const viewers = new Map<string, Viewer>();
-    for (const [client, sub] of subs) {
+    for (const [client, sub] of this.#boards.get(boardId) ?? []) {
       const seen = viewers.get(client.actor.id);
       if (seen) seen.cardId ??= sub.cardId;
       else
@@ -275,6 +303,21 @@ export class Hub {
           image: client.actor.image,
           cardId: sub.cardId,
         });
+    }
+    return [...viewers.values()];
+  }
+
+  /** `announce`: the change is this process's own, so the other processes hear of it too. */
+  #broadcastPresence(boardId: number, announce = true): void {
+    const subs = this.#boards.get(boardId);
+    if (!subs) return;
+    const local = this.#localViewers(boardId);
+    if (announce) this.#remote?.announce(boardId, local);
+    const viewers = new Map(local.map((v) => [v.id, { ...v }]));
+    for (const v of this.#remote?.viewers(boardId) ?? []) {
+      const seen = viewers.get(v.id);
+      if (seen) seen.cardId ??= v.cardId;
+      else viewers.set(v.id, { ...v });
     }
     const message: ServerMessage = { type: 'presence', boardId, viewers: [...viewers.values()] };
     for (const client of subs.keys()) client.send(message, true);

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { REVOCATIONS_CHANNEL } from '../events/bus.js';
 import { Hub } from './hub.js';
 import { listenForEvents } from './pg-listener.js';
+import { relayPresence } from './presence-relay.js';
 import { realtimeRoutes, type RealtimeOptions } from './socket.routes.js';
 
 /** The realtime side: the socket route, the hub fed after every commit, and on PostgreSQL the cross-process listener. */
@@ -23,12 +24,20 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
 
   const stopListening =
     deps.database.dialect === 'postgres' ? listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log) : null;
+  // Who views a board, across processes: announced as often as sockets are pinged, within 1 to 5 s.
+  const presenceHeartbeatMs = Math.max(1000, Math.min(options.heartbeatMs, 5000));
+  const presence =
+    deps.database.dialect === 'postgres'
+      ? relayPresence(deps.config.databaseUrl, hub, app.log, { heartbeatMs: presenceHeartbeatMs, ttlMs: 3 * presenceHeartbeatMs })
+      : null;
+  if (presence) hub.attachPresence(presence);
 
   app.addHook('onClose', async () => {
     unsubscribe();
     unsubscribeNotifications();
     unsubscribeRevocations();
     await stopListening?.();
+    await presence?.stop();
   });
   return hub;
 }

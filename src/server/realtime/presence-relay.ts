@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { Viewer } from '../../shared/events.js';
+import type { Hub, RemotePresence } from './hub.js';
+
+/** The PostgreSQL channel the processes tell each other who views what on. */
+export const PRESENCE_CHANNEL = 'tavla_presence';
+
+/** NOTIFY refuses payloads of 8000 bytes or more; a board with more viewers goes out in parts. */
+const MAX_PAYLOAD = 7000;
+
+/**
+ * What one process says to the others (`p` is the sender's id, new at every start):
+ * - `hello`: "I (re)joined: forget what you had of me, and tell me what you hold";
+ * - `board`: "these are my viewers of board `b`" (replaces; `more` appends the next part);
+ * - `alive`: "still here" (every heartbeat; a silent process is dropped after the TTL);
+ * - `bye`: "I am shutting down".
+ */
+type Message = { p: string; t: 'hello' | 'alive' | 'bye' } | { p: string; t: 'board' | 'more'; b: number; v: Viewer[] };
+
+interface Peer {
+  seen: number;
+  boards: Map<number, Viewer[]>;
+}
+
+export interface PresenceRelayOptions {
+  /** How often this process says it is alive. */
+  heartbeatMs: number;
+  /** How long a silent process's viewers are kept. */
+  ttlMs: number;
+}
+
+export interface PresenceRelay extends RemotePresence {
+  /** Says goodbye (the others drop this process's viewers at once) and lets go of the connection. */
+  stop(): Promise<void>;
+  /** Goes silent without a goodbye, as a killed process would (tests). */
+  halt(): Promise<void>;
+}
+
+/**
+ * Presence across processes on PostgreSQL: every process announces its own
+ * viewers of each board over NOTIFY on its own connection (one connection, so
+ * its messages arrive in the order sent) and keeps the others' per process.
+ * A process that stops announcing (killed, cut off) is forgotten after the
+ * TTL; one whose connection comes back says `hello`, and everyone re-announces.
+ */
+export function relayPresence(
+  url: string,
+  hub: Hub,
+  log: FastifyBaseLogger,
+  { heartbeatMs, ttlMs }: PresenceRelayOptions,
+): PresenceRelay {
+  const self = randomUUID();
+  const peers = new Map<string, Peer>();
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  // One query at a time on the one connection: the order sent is the order the others hear.
+  let sending = Promise.resolve();
+  const send = (message: Message) => {
+    const on = client;
+    if (!on) return;
+    const payload = JSON.stringify(message);
+    sending = sending
+      .then(() => on.query('select pg_notify($1, $2)', [PRESENCE_CHANNEL, payload]))
+      .then(
+        () => undefined,
+        (error: unknown) => log.warn({ err: error }, 'presence not announced'),
+      );
+  };
+
+  const announce = (boardId: number, viewers: Viewer[]) => {
+    if (stopped || !client) return; // the full announcement after (re)connecting carries it
+    let part: Viewer[] = [];
+    let size = 0;
+    let first = true;
+    const flush = () => {
+      send({ p: self, t: first ? 'board' : 'more', b: boardId, v: part });
+      first = false;
+      part = [];
+      size = 0;
+    };
+    for (const viewer of viewers) {
+      let entry = viewer;
+      let length = JSON.stringify(entry).length + 1;
+      // An image address that long (a data URL) is left out rather than losing the viewer.
+      if (length > MAX_PAYLOAD - 200) entry = { ...viewer, image: null, name: viewer.name.slice(0, 200) };
+      length = JSON.stringify(entry).length + 1;
+      if (size + length > MAX_PAYLOAD - 200 && part.length > 0) flush();
+      part.push(entry);
+      size += length;
+    }
+    flush();
+  };
+
+  const announceAll = () => {
+    for (const [boardId, viewers] of hub.localPresence()) announce(boardId, viewers);
+  };
+
+  const forget = (id: string) => {
+    const peer = peers.get(id);
+    if (!peer) return;
+    peers.delete(id);
+    for (const boardId of peer.boards.keys()) hub.remotePresenceChanged(boardId);
+  };
+
+  const receive = (payload: string) => {
+    let message: Message;
+    try {
+      message = JSON.parse(payload) as Message;
+    } catch (error) {
+      return log.warn({ err: error }, 'unreadable presence announcement');
+    }
+    if (message.p === self) return;
+    if (message.t === 'bye') return forget(message.p);
+    if (message.t === 'hello') {
+      forget(message.p);
+      announceAll();
+    }
+    const peer = peers.get(message.p) ?? { seen: 0, boards: new Map<number, Viewer[]>() };
+    peers.set(message.p, peer);
+    peer.seen = Date.now();
+    if (message.t !== 'board' && message.t !== 'more') return;
+    const viewers = message.t === 'more' ? [...(peer.boards.get(message.b) ?? []), ...message.v] : message.v;
+    if (viewers.length === 0) peer.boards.delete(message.b);
+    else peer.boards.set(message.b, viewers);
+    hub.remotePresenceChanged(message.b);
+  };
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url, application_name: 'tavla-presence' });
+    next.on('notification', (message) => {
+      if (message.channel === PRESENCE_CHANNEL && message.payload) receive(message.payload);
+    });
+    next.on('error', (error) => {
+      log.warn({ err: error }, 'presence connection lost; reconnecting');
+      void next.end().catch(() => undefined);
+      if (client === next) client = null;
+      schedule(1000);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${PRESENCE_CHANNEL}`);
+      if (stopped) return void (await next.end());
+      // What we held may be stale (announcements missed while cut off): start again from what the others say.
+      for (const id of [...peers.keys()]) forget(id);
+      client = next;
+      send({ p: self, t: 'hello' });
+      announceAll();
+    } catch (error) {
+      log.warn({ err: error }, 'presence connection failed; retrying');
+      void next.end().catch(() => undefined);
+      schedule(2000);
+    }
+  };
+
+  const schedule = (ms: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, ms);
+  };
+
+  const heartbeat = setInterval(() => {
+    send({ p: self, t: 'alive' });
+    const cutoff = Date.now() - ttlMs;
+    for (const [id, peer] of peers) if (peer.seen < cutoff) forget(id);
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  const end = async (goodbye: boolean) => {
+    if (stopped) return;
+    if (goodbye) send({ p: self, t: 'bye' });
+    stopped = true;
+    clearInterval(heartbeat);
+    clearTimeout(retry);
+    const last = client;
+    client = null;
+    peers.clear();
+    await sending;
+    await last?.end().catch(() => undefined);
+  };
+
+  void connect();
+  return {
+    announce,
+    viewers: (boardId) => [...peers.values()].flatMap((peer) => peer.boards.get(boardId) ?? []),
+    stop: () => end(true),
+    halt: () => end(false),
+  };
+}
