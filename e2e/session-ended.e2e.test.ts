@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   accessibilityProblems,
@@ -98,6 +98,57 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
     await page.waitForURL(/\/sign-in/);
     await expect.poll(() => sockets.open).toBe(false);
     expect(sockets.opened).toBe(opened);
+    await context.close();
+  });
+
+  // The order the server cannot promise: a socket that ends (here cut by the test, as a network or a
+  // server would) after the change has ended the old cookie but before its answer brought the new one.
+  test('a socket cut while the settings page changes the password: the tab waits for the new cookie and comes back', async () => {
+    const cy = await apiUser(server, 'Cy');
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await context.addCookies([cookieFor(cy, server.baseUrl)]);
+    const sockets: Array<{ page: WebSocketRoute; server: WebSocketRoute }> = [];
+    await page.routeWebSocket(/\/api\/realtime$/, (ws) => {
+      sockets.push({ page: ws, server: ws.connectToServer() });
+    });
+    let changed = false;
+    let answered = false;
+    let askedTooEarly = false;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/auth/change-password', async (route) => {
+      const response = await route.fetch();
+      changed = true;
+      await released;
+      await route.fulfill({ response });
+      answered = true;
+    });
+    await page.route('**/api/auth/get-session', async (route) => {
+      if (changed && !answered) askedTooEarly = true;
+      await route.continue();
+    });
+    await page.goto('/settings');
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await expect.poll(() => sockets.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const opened = sockets.length;
+
+    await page.getByLabel('Current password').fill(cy.password);
+    await page.getByLabel('New password', { exact: true }).fill('a brand new secret');
+    await page.getByLabel('Repeat the new password').fill('a brand new secret');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    // Hashing the new password takes a while on a loaded machine.
+    await expect.poll(() => changed, { timeout: 20_000 }).toBe(true);
+    const cut = sockets.at(-1)!;
+    await cut.server.close();
+    await cut.page.close({ code: 4401, reason: 'Session ended' });
+    await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor();
+    release();
+
+    await page.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
+    await expect.poll(() => sockets.length, { timeout: 10_000 }).toBe(opened + 1);
+    await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor({ state: 'detached' });
+    expect(askedTooEarly).toBe(false);
+    expect(new URL(page.url()).pathname).toBe('/settings');
     await context.close();
   });
 });
