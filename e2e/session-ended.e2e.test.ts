@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   accessibilityProblems,
@@ -63,10 +63,9 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
     await context.close();
   });
 
-  // Skipped: fails about one run in three (twice in this stop's CI runs, on a quiet machine too). The old
-  // session's socket is closed while the answer that carries the new cookie is still on its way, and the
-  // socket does not come back within 10 s. A known bug, written up in the closing note, for the next stop.
-  test.skip('a password changed in this tab: the socket comes back with the new session', async () => {
+  // The change ends every session of the account and opens a new one for this tab under the same session id,
+  // so the socket bound to that id is never closed: nothing waits for the new cookie to arrive first.
+  test('a password changed in this tab: the socket stays open and goes on with the new session', async () => {
     const bo = await apiUser(server, 'Bo');
     const { context, page, sockets } = await openDashboard(bo);
     const opened = sockets.opened;
@@ -76,10 +75,82 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
       headers: { origin: server.baseUrl },
     });
     expect(changed.status()).toBe(200);
-    // The reconnect waits on the session check and a timer: poll for it as long as a loaded machine needs.
-    await expect.poll(() => sockets.opened, { timeout: 10_000 }).toBe(opened + 1);
-    await expect.poll(() => sockets.open, { timeout: 10_000 }).toBe(true);
+    const oldCookieSession = await fetch(`${server.baseUrl}/api/auth/get-session`, { headers: { cookie: bo.cookie } });
+    expect(await oldCookieSession.json()).toBeNull();
+
+    // A board made with the new cookie reaches the open dashboard through that same socket.
+    const made = await page.request.post(`${server.baseUrl}/api/data/board`, {
+      data: { userId: bo.id, name: 'Made after the change', style: 'kanban', status: 'private' },
+      headers: { origin: server.baseUrl },
+    });
+    expect(made.status()).toBe(200);
+    await page.getByRole('link', { name: 'Made after the change' }).first().waitFor();
+    expect(sockets.open).toBe(true);
+    expect(sockets.opened).toBe(opened);
     expect(new URL(page.url()).pathname).toBe('/');
+
+    // The socket now answers to the new session: signing it out closes the socket and the app goes to sign-in.
+    expect(
+      (
+        await page.request.post(`${server.baseUrl}/api/auth/sign-out`, { headers: { origin: server.baseUrl }, data: {} })
+      ).status(),
+    ).toBe(200);
+    await page.waitForURL(/\/sign-in/);
+    await expect.poll(() => sockets.open).toBe(false);
+    expect(sockets.opened).toBe(opened);
+    await context.close();
+  });
+
+  // The order the server cannot promise: a socket that ends (here cut by the test, as a network or a
+  // server would) after the change has ended the old cookie but before its answer brought the new one.
+  test('a socket cut while the settings page changes the password: the tab waits for the new cookie and comes back', async () => {
+    const cy = await apiUser(server, 'Cy');
+    const { context, page } = await newPage(browser, server.baseUrl);
+    await context.addCookies([cookieFor(cy, server.baseUrl)]);
+    const sockets: Array<{ page: WebSocketRoute; server: WebSocketRoute }> = [];
+    await page.routeWebSocket(/\/api\/realtime$/, (ws) => {
+      sockets.push({ page: ws, server: ws.connectToServer() });
+    });
+    let changed = false;
+    let answered = false;
+    let askedTooEarly = false;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/auth/change-password', async (route) => {
+      const response = await route.fetch();
+      changed = true;
+      await released;
+      await route.fulfill({ response });
+      answered = true;
+    });
+    await page.route('**/api/auth/get-session', async (route) => {
+      if (changed && !answered) askedTooEarly = true;
+      await route.continue();
+    });
+    await page.goto('/settings');
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await expect.poll(() => sockets.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const opened = sockets.length;
+
+    await page.getByLabel('Current password').fill(cy.password);
+    await page.getByLabel('New password', { exact: true }).fill('a brand new secret');
+    await page.getByLabel('Repeat the new password').fill('a brand new secret');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    // Hashing the new password takes a while on a loaded machine.
+    await expect.poll(() => changed, { timeout: 20_000 }).toBe(true);
+    const cut = sockets.at(-1)!;
+    await cut.server.close();
+    await cut.page.close({ code: 4401, reason: 'Session ended' });
+    await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor();
+    release();
+
+    await page.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
+    await expect.poll(() => sockets.length, { timeout: 10_000 }).toBe(opened + 1);
+    await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor({ state: 'detached' });
+    // route.fetch hands the new cookie to the browser early, so here even a premature check would find it;
+    // in a real browser that check carries the old cookie and signs the tab out. Hence: when was it made?
+    expect(askedTooEarly).toBe(false);
+    expect(new URL(page.url()).pathname).toBe('/settings');
     await context.close();
   });
 });

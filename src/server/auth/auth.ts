@@ -1,5 +1,6 @@
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import type { GenericEndpointContext } from 'better-auth';
 import { admin } from 'better-auth/plugins';
 import { isSafeImage } from '../../shared/addresses.js';
 import type { Config } from '../config.js';
@@ -136,11 +137,20 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         },
       },
       session: {
+        create: {
+          // A changed password ends every session and opens a new one for the tab that changed it. The new
+          // one keeps that tab's session id (its token, the secret, is new), so the tab's sockets, which are
+          // bound to the id, go on instead of being closed while the answer with the new cookie is on its way.
+          before: (session, ctx) => {
+            const id = changingSessionId(ctx);
+            return Promise.resolve(id ? { data: { ...session, id } } : undefined);
+          },
+        },
         delete: {
           // Runs for every removed row (sign-out, revocation, a password reset or change, a ban, a removed account), after the commit.
-          after: (session) => {
+          after: async (session, ctx) => {
+            if (session.id === changingSessionId(ctx) && (await sessionExists(db, session.id))) return;
             hooks.credentialsEnded?.({ userId: session.userId, sessionId: session.id });
-            return Promise.resolve();
           },
         },
       },
@@ -149,6 +159,21 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The session that is changing its account's password, during that change. */
+function changingSessionId(ctx: GenericEndpointContext | null): string | undefined {
+  if (ctx?.path !== '/change-password') return undefined;
+  return (ctx.context.session as { session?: { id?: string } } | null)?.session?.id;
+}
+
+/**
+ * Whether the row came back: the change could fail between ending the sessions and
+ * opening the new one (better-auth runs them without a transaction here), and then
+ * the tab's sockets must close like any other.
+ */
+async function sessionExists(db: Database['db'], id: string): Promise<boolean> {
+  return (await db.selectFrom('session').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
 
 /** A profile picture shows wherever the account appears, so it is held to the rule of board covers (see addresses.ts). */
 function checkPicture(image: string | null | undefined, baseUrl: string): void {

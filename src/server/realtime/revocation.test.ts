@@ -99,6 +99,35 @@ eachDialect('realtime: a credential that stops working closes its sockets', (t) 
     await stillServed([byKey], user, areas.A!.id);
   });
 
+  it('keeps the sockets of the session that changes the password, bound from then on to its new cookie', async () => {
+    const user = await t.signUp();
+    const { board, areas } = await seedBoard(t, user, { A: [] });
+    const phone = await signIn(user);
+    const here = await watch({ cookie: user.cookie }, board.id);
+    const onPhone = await watch({ cookie: phone }, board.id);
+
+    const wrong = await auth(user.cookie, 'change-password', { currentPassword: 'not the password', newPassword: 'never set' });
+    expect(wrong.statusCode).toBe(400);
+    expect(await cookieWorks(user.cookie)).toBe(true);
+    await stillServed([here, onPhone], user, areas.A!.id);
+
+    const changed = await auth(user.cookie, 'change-password', {
+      currentPassword: user.password,
+      newPassword: 'a brand new password',
+    });
+    expect(changed.statusCode).toBe(200);
+    const newCookie = sessionCookie(changed);
+    expect(await onPhone.waitClosed()).toMatchObject({ code: CLOSE_CREDENTIAL_ENDED });
+    expect(await cookieWorks(user.cookie)).toBe(false);
+    expect(await cookieWorks(newCookie)).toBe(true);
+    await stillServed([here], user, areas.A!.id);
+    expect(here.closed).toBeNull();
+
+    // Signing out with the new cookie ends the socket opened with the old one: it follows the session.
+    expect((await auth(newCookie, 'sign-out')).statusCode).toBe(200);
+    expect(await here.waitClosed()).toEqual({ code: CLOSE_CREDENTIAL_ENDED, reason: 'Session ended' });
+  });
+
   it('ends every session and its socket when the password is reset', async () => {
     const user = await t.signUp();
     const viewer = await connect({ cookie: user.cookie });

@@ -40,6 +40,8 @@ const MAX_DELAY = 15_000;
  * A socket closed because its session ended, or one that cannot even open,
  * first asks `stillSignedIn`: signed out, it stops instead of retrying in a
  * loop; still signed in (a changed password brings a new cookie), it goes on.
+ * While this tab changes its own credential, that question waits for the
+ * change's answer: before it, the browser still holds the old cookie.
  */
 export class RealtimeConnection {
   #socket: WebSocket | null = null;
@@ -47,6 +49,7 @@ export class RealtimeConnection {
   #attempt = 0;
   #retry: ReturnType<typeof setTimeout> | null = null;
   #closed = false;
+  readonly #credentialChanges = new Set<Promise<unknown>>();
   readonly #boards = new Map<number, BoardSubscription>();
   readonly #presence = new Map<number, Viewer[]>();
   readonly #statusListeners = new Set<() => void>();
@@ -73,6 +76,20 @@ export class RealtimeConnection {
     if (this.#retry) clearTimeout(this.#retry);
     this.#socket?.close(1000);
     this.#socket = null;
+  }
+
+  /**
+   * Runs a request that changes this browser's session cookie (a new password).
+   * A socket that ends or is refused meanwhile asks whether it is still signed in
+   * only once the answer, and with it the new cookie, has arrived.
+   */
+  async changingCredential<T>(change: Promise<T>): Promise<T> {
+    this.#credentialChanges.add(change);
+    try {
+      return await change;
+    } finally {
+      this.#credentialChanges.delete(change);
+    }
   }
 
   /** Watches a board until the returned function is called. */
@@ -171,14 +188,25 @@ export class RealtimeConnection {
 
   /** The credential ended or the socket was refused: stop if signed out, else go on (at once, if a new cookie came). */
   async #afterRefusal(ended: boolean): Promise<void> {
+    const changed = await this.#credentialSettled();
     const signedIn = await this.stillSignedIn().catch(() => null);
     if (this.#closed || this.#socket) return;
     if (signedIn === false) return this.close();
-    if (signedIn && ended) {
+    if (signedIn && (ended || changed)) {
       this.#attempt = 0;
       return this.#connect();
     }
     this.#scheduleRetry();
+  }
+
+  /** Waits out this tab's credential changes, however they end; true if there were any. */
+  async #credentialSettled(): Promise<boolean> {
+    let waited = false;
+    while (this.#credentialChanges.size > 0) {
+      waited = true;
+      await Promise.allSettled([...this.#credentialChanges]);
+    }
+    return waited;
   }
 
   #scheduleRetry(): void {

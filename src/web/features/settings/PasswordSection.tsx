@@ -5,6 +5,7 @@ import { api, ApiError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
 import i18n from '../../app/i18n';
 import { refreshSession } from '../../app/session';
+import { useRealtime } from '../../realtime/RealtimeProvider';
 import { field, useSubmit } from '../auth/useSubmit';
 import { Feedback, SettingsSection } from './SettingsPage';
 
@@ -15,6 +16,7 @@ export function PasswordSection() {
   const id = useId();
   const [note, setNote] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const realtime = useRealtime();
   const { busy, error, setError, onSubmit } = useSubmit(
     async (form) => {
       setNote(null);
@@ -23,10 +25,12 @@ export function PasswordSection() {
         setError(i18n.t('auth.passwordsDiffer'));
         return;
       }
-      await api('/api/auth/change-password', {
+      const change = api('/api/auth/change-password', {
         method: 'POST',
         body: { currentPassword: field(form, 'currentPassword'), newPassword, revokeOtherSessions: true },
       });
+      // The answer brings this tab a new session cookie: the live connection must not judge the session before it.
+      await (realtime ? realtime.changingCredential(change) : change);
       formRef.current?.reset();
       setNote(i18n.t('settings.password.changed'));
       await refreshSession(qc);
