@@ -16,8 +16,8 @@ describe.runIf(dialects.includes('postgres'))('scale-out over PostgreSQL [postgr
     database = await createTestDatabase('postgres');
     // Both start at once: the migration lock lets one of them create the schema.
     for (let i = 0; i < 2; i++) servers.push(await start(database.url));
-    await Promise.all(servers.map((s) => healthy(s.url)));
-  }, 60_000);
+    await Promise.all(servers.map((s) => healthy(s.url, 100_000)));
+  }, 120_000);
 
   afterAll(async () => {
     for (const s of servers) await stop(s);
