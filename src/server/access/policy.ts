@@ -167,6 +167,7 @@ async function loadArea(
     updatedAt: areaUpdatedAt,
   };
   const found = { board, area, permission };
-  cache?.storeArea(token!, actorId, found);
+  // Refusals are not kept: they are not the hot path, and access granted later must not wait for a new version.
+  if (levelOf(board, actorId, permission) !== 'none') cache?.storeArea(token!, actorId, found);
   return found;
 }
