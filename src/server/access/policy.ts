@@ -130,6 +130,7 @@ const areaWithPermission = hotQuery((db: Db, actorId: string, areaId: number) =>
  * An area with its board and the caller's level on it, in one query or, for
  * an unchanged board, none (see BoardAccessCache); the same refusals as
  * `requireBoard`. Inside a transaction (another `db` handle) it always queries.
+ * The rows answered may be the cached ones, shared by every request: read them, never change them.
  */
 export async function requireArea(
   db: Db,

@@ -29,7 +29,7 @@ async function makeAdmin(t: TestContext): Promise<TestUser> {
 }
 
 /** Polls until `read` answers `expected`, within a bound (another process hears of a change by NOTIFY). */
-async function eventually<T>(read: () => Promise<T>, expected: T, withinMs = 3000): Promise<void> {
+async function eventually<T>(read: () => T | Promise<T>, expected: T, withinMs = 3000): Promise<void> {
   const deadline = Date.now() + withinMs;
   let last: T = await read();
   while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
@@ -41,7 +41,7 @@ async function eventually<T>(read: () => Promise<T>, expected: T, withinMs = 300
 
 /** The caches serve only once the invalidation listener is connected (at once on SQLite). */
 async function cachesLive(t: Pick<TestContext, 'db'>): Promise<void> {
-  await eventually(async () => readCachesOf(t.db)?.boards.live === true && readCachesOf(t.db)?.actors.live === true, true);
+  await eventually(() => readCachesOf(t.db)?.boards.live === true && readCachesOf(t.db)?.actors.live === true, true);
 }
 
 eachDialect('read caches: a repeated read costs no query, and every change is seen at once', (t) => {
@@ -83,8 +83,9 @@ eachDialect('read caches: a repeated read costs no query, and every change is se
     const owner = await t.signUp();
     const reader = await t.signUp();
     const board = await t.createBoard(owner, { status: 'public' });
-    const area = (await t.inject(owner, { method: 'POST', url: '/api/data/area', payload: { boardId: board.id, name: 'A' } })).json()
-      .area as { id: number };
+    const area = (
+      await t.inject(owner, { method: 'POST', url: '/api/data/area', payload: { boardId: board.id, name: 'A' } })
+    ).json().area as { id: number };
     await createCard(t, owner, area.id, 'open');
     expect(await listCards(t, reader, area.id)).toEqual(['open']);
     const turnPrivate = (as: TestUser) =>
@@ -151,8 +152,8 @@ describe.runIf(dialects.includes('postgres'))('read caches across processes [pos
   beforeAll(async () => {
     const database = await createTestDatabase('postgres');
     drop = database.drop;
-    a = (await startApp('postgres', database.url, database.dataDir)) as unknown as TestContext;
-    b = (await startApp('postgres', database.url, database.dataDir)) as unknown as TestContext;
+    a = await startApp('postgres', database.url, database.dataDir);
+    b = await startApp('postgres', database.url, database.dataDir);
     await cachesLive(a);
     await cachesLive(b);
   }, 60_000);
@@ -195,7 +196,7 @@ describe.runIf(dialects.includes('postgres'))('read caches across processes [pos
     await eventually(() => listCards(b, member, areas.A!.id), ['one', 'two']);
 
     expect((await auth(a, owner.cookie, 'update-user', { name: 'Owner after' })).statusCode).toBe(200);
-    await eventually(async () => readCachesOf(b.db)!.actors.get(hashKey(owner.key)) === undefined, true);
+    await eventually(() => readCachesOf(b.db)!.actors.get(hashKey(owner.key)) === undefined, true);
     // B's next write by the owner's key names the owner by the new name.
     const viewer = await Viewer.connect(await b.listen(), { cookie: owner.cookie });
     try {
@@ -219,7 +220,7 @@ describe.runIf(dialects.includes('postgres'))('read caches across processes [pos
     await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${LISTENER_NAME} and datname = current_database()`.execute(
       a.db,
     );
-    await eventually(async () => readCachesOf(b.db)!.actors.live, false);
+    await eventually(() => readCachesOf(b.db)!.actors.live, false);
     expect(readCachesOf(b.db)!.actors.size).toBe(0);
     expect(readCachesOf(b.db)!.boards.size).toBe(0);
     // Meanwhile reads go to the database and are right.
