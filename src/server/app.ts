@@ -45,6 +45,8 @@ import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
+import { createReadCaches } from './access/read-caches.js';
+import { listenForCacheInvalidation } from './db/dialects/postgres-cache-invalidation.js';
 import { removeOwnedBoards } from './features/boards/account-removal.js';
 import { projectRoot, serviceVersion } from './version.js';
 
@@ -88,6 +90,16 @@ export async function buildApp({
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
   accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
   app.decorate('deps', deps);
+  const readCaches = createReadCaches(database, deps.bus);
+  // One process on SQLite hears every change on its bus; on PostgreSQL the others' arrive by NOTIFY.
+  const stopInvalidation =
+    database.dialect === 'postgres'
+      ? listenForCacheInvalidation(config.databaseUrl, readCaches.caches, app.log)
+      : (readCaches.caches.setLive(true), () => Promise.resolve());
+  app.addHook('onClose', async () => {
+    await stopInvalidation();
+    readCaches.stop();
+  });
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
   app.decorate('jobs', jobs);

@@ -5,6 +5,8 @@ import type { DialectName } from '../db/dialect.js';
 import { hotQuery } from '../db/hot-query.js';
 import type { AreaRow, BoardRow, Schema } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
+import { readCachesOf } from './read-caches.js';
+import type { BoardAccessCache, CachedArea } from './board-access-cache.js';
 
 export type Level = 'none' | 'read' | 'edit' | 'owner';
 export type RequiredLevel = Exclude<Level, 'none'>;
@@ -124,19 +126,38 @@ const areaWithPermission = hotQuery((db: Db, actorId: string, areaId: number) =>
     .where('areas.id', '=', areaId),
 );
 
-/** An area with its board and the caller's level on it, in one query; the same refusals as `requireBoard`. */
+/**
+ * An area with its board and the caller's level on it, in one query or, for
+ * an unchanged board, none (see BoardAccessCache); the same refusals as
+ * `requireBoard`. Inside a transaction (another `db` handle) it always queries.
+ * The rows answered may be the cached ones, shared by every request: read them, never change them.
+ */
 export async function requireArea(
   db: Db,
   actor: Actor,
   areaId: number,
   needed: RequiredLevel,
 ): Promise<BoardAccess & { area: AreaRow }> {
-  const [row] = await areaWithPermission(db, actor.id, areaId);
-  if (!row) throw missing('Area');
-  const { permission, areaId: id, areaName, areaSort, areaArchivedAt, areaCreatedAt, areaUpdatedAt, ...board } = row;
+  const cache = readCachesOf(db)?.boards;
+  const found = cache?.lookupArea(areaId, actor.id) ?? (await loadArea(db, actor.id, areaId, cache));
+  if (!found) throw missing('Area');
+  const { board, area, permission } = found;
   const level = levelOf(board, actor.id, permission);
   if (level === 'none') throw missing('Area');
   if (!atLeast(level, needed)) throw forbidden();
+  return { board, level, area };
+}
+
+async function loadArea(
+  db: Db,
+  actorId: string,
+  areaId: number,
+  cache: BoardAccessCache | undefined,
+): Promise<CachedArea | undefined> {
+  const token = cache?.begin();
+  const [row] = await areaWithPermission(db, actorId, areaId);
+  if (!row) return undefined;
+  const { permission, areaId: id, areaName, areaSort, areaArchivedAt, areaCreatedAt, areaUpdatedAt, ...board } = row;
   const area: AreaRow = {
     id,
     boardId: board.id,
@@ -146,5 +167,8 @@ export async function requireArea(
     createdAt: areaCreatedAt,
     updatedAt: areaUpdatedAt,
   };
-  return { board, level, area };
+  const found = { board, area, permission };
+  // Refusals are not kept: they are not the hot path, and access granted later must not wait for a new version.
+  if (levelOf(board, actorId, permission) !== 'none') cache?.storeArea(token!, actorId, found);
+  return found;
 }

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '../db/database.js';
 import { hotQuery } from '../db/hot-query.js';
+import { readCachesOf } from '../access/read-caches.js';
 import type { Auth } from './auth.js';
 
 /** Who is making a request, and through which credential. */
@@ -19,8 +20,9 @@ export interface Actor {
 
 export type Credential = { kind: 'session'; id: string; expiresAt: Date } | { kind: 'key'; id: string };
 
+/** SHA-256 in hex; the one-shot `hash` costs a fifth of a `createHash` object, once per API request. */
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 const truthy = (v: unknown) => v === true || v === 1;
@@ -47,9 +49,16 @@ export async function resolveActor(
   if (header !== undefined) {
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret || secret.length > 128) return null;
-    const [row] = await keyOwner(db, hashKey(secret));
+    const keyHash = hashKey(secret);
+    const cache = readCachesOf(db)?.actors;
+    const cached = cache?.get(keyHash);
+    // A copy: the cached one must stay as the database had it, whatever a request does with its own.
+    if (cached) return { ...cached };
+    const token = cache?.begin();
+    const [row] = await keyOwner(db, keyHash);
+    // Refusals are not cached: a key that does not work costs its lookup.
     if (!row || truthy(row.banned)) return null;
-    return {
+    const actor: Actor = {
       id: row.id,
       name: row.name,
       image: row.image,
@@ -58,6 +67,8 @@ export async function resolveActor(
       readOnly: row.readOnly === 1,
       credential: { kind: 'key', id: row.keyId },
     };
+    if (cache) cache.store(token!, keyHash, actor);
+    return { ...actor };
   }
   const session = await auth.api.getSession({
     headers: fromNodeHeaders(request.headers),

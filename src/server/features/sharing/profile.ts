@@ -1,3 +1,4 @@
+import { accountChanged } from '../../access/read-caches.js';
 import type { ServiceDeps } from '../../deps.js';
 import { systemWrite } from '../../events/board-write.js';
 
@@ -10,6 +11,8 @@ export async function announceProfile(
   deps: ServiceDeps,
   user: { id: string; name: string; image?: string | null | undefined },
 ): Promise<void> {
+  // Its keys' cached actors carry the old name, picture and role.
+  await accountChanged(deps.database, user.id);
   const { db } = deps.database;
   const boards = await db
     .selectFrom('boards')
