@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { notifyProcesses } from '../db/notify.js';
 import type { Deps } from '../deps.js';
 import { REVOCATIONS_CHANNEL } from '../events/bus.js';
 import { Hub } from './hub.js';
 import { listenForEvents } from './pg-listener.js';
 import { realtimeRoutes, type RealtimeOptions } from './socket.routes.js';
 
-/** The realtime side: the socket route, the hub fed after every commit, and on PostgreSQL the cross-process listener. */
+/** The realtime side: the socket route, the hub fed after every commit, and where there are several processes the listener that hears the others. */
 export async function registerRealtime(app: FastifyInstance, deps: Deps, options: RealtimeOptions): Promise<Hub> {
   const hub = new Hub(deps.database, app.log);
   const unsubscribe = deps.bus.subscribe((events) => hub.publish(events));
@@ -15,14 +14,13 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   });
   const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation) => {
     hub.revoke(revocation);
-    notifyProcesses(deps.database, REVOCATIONS_CHANNEL, revocation).catch((error: unknown) =>
-      app.log.error({ err: error }, 'revocation not announced to other processes'),
-    );
+    deps.database.dialect
+      .notify(deps.database.db, REVOCATIONS_CHANNEL, revocation)
+      .catch((error: unknown) => app.log.error({ err: error }, 'revocation not announced to other processes'));
   });
   await realtimeRoutes(app, deps, hub, options);
 
-  const stopListening =
-    deps.database.dialect === 'postgres' ? listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log) : null;
+  const stopListening = listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log);
 
   app.addHook('onClose', async () => {
     unsubscribe();
