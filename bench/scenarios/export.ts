@@ -69,7 +69,7 @@ export const exportScenario: Scenario<ExportSeed> = {
     try {
       await seedInstance(database.db, api.userId, dataDir, log);
       // What autovacuum would have done by now on a live instance: without statistics the planner scans whole tables.
-      if (database.dialect === 'postgres') await sql`ANALYZE`.execute(database.db);
+      if (database.dialect.name === 'postgres') await sql`ANALYZE`.execute(database.db);
     } finally {
       await database.close();
     }

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ database: database.dialect, baseUrl: config.baseUrl }, 'Tavla is ready');
+  app.log.info({ database: database.dialect.name, baseUrl: config.baseUrl }, 'Tavla is ready');
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Actor } from '../auth/actor.js';
 import type { Db } from '../db/database.js';
-import type { DialectName } from '../db/dialect.js';
+import { dialectOf } from '../db/dialects/index.js';
 import { hotQuery } from '../db/hot-query.js';
 import type { AreaRow, BoardRow, Schema } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -66,7 +66,7 @@ export interface BoardAccess {
  * allow: a board the caller cannot read is indistinguishable from a missing
  * one (404), a readable board without the needed level is 403. With `lock`,
  * the board row stays locked until the transaction ends, which serialises
- * every write to one board on PostgreSQL (SQLite has a single writer anyway).
+ * every write to one board where the database has row locks (SQLite has a single writer anyway).
  */
 const boardQuery = (db: Db, actorId: string, boardId: number) =>
   db
@@ -78,19 +78,19 @@ const boardQuery = (db: Db, actorId: string, boardId: number) =>
     .select('board_members.permission')
     .where('boards.id', '=', boardId);
 const boardWithPermission = hotQuery(boardQuery);
+// Built per dialect: the lock is `FOR UPDATE OF boards` where the database has row locks.
 const boardForUpdate = hotQuery((db: Db, actorId: string, boardId: number) =>
-  boardQuery(db, actorId, boardId).forUpdate(['boards']),
+  dialectOf(db).lockForUpdate(boardQuery(db, actorId, boardId), ['boards']),
 );
 
 export async function requireBoard(
   db: Db,
-  dialect: DialectName,
   actor: Actor,
   boardId: number,
   needed: RequiredLevel,
   { lock = false, subject = 'Board' }: { lock?: boolean; subject?: Subject } = {},
 ): Promise<BoardAccess> {
-  const [row] = await (lock && dialect === 'postgres' ? boardForUpdate : boardWithPermission)(db, actor.id, boardId);
+  const [row] = await (lock ? boardForUpdate : boardWithPermission)(db, actor.id, boardId);
   if (!row) throw missing(subject);
   const { permission, ...board } = row;
   const level = levelOf(board, actor.id, permission);

@@ -33,7 +33,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
     basePath: '/api/auth',
     secret: config.authSecret,
     trustedOrigins: [new URL(config.baseUrl).origin],
-    database: { db, type: dialect },
+    database: { db, type: dialect.name },
     telemetry: { enabled: false },
     emailAndPassword: {
       enabled: true,

@@ -1,44 +1,20 @@
 import type { Actor } from '../auth/actor.js';
 import { requireBoard, type Level, type RequiredLevel, type Subject } from '../access/policy.js';
 import type { Db } from '../db/database.js';
-import { nowIso, type DialectName } from '../db/dialect.js';
-import { sql } from 'kysely';
+import { nowIso } from '../db/dialect.js';
+import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { conflict } from '../http/errors.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
 
-const turns = new Map<number, Promise<unknown>>();
-
-/**
- * Writes to one board take turns within this process before they ask the
- * database for a connection and the board's row lock: waiting here costs
- * nothing, while waiting on the lock holds a pooled connection. Across
- * processes the row lock still decides.
- */
-function inTurn<T>(boardId: number, work: () => Promise<T>): Promise<T> {
-  const previous = turns.get(boardId) ?? Promise.resolve();
-  const mine = previous.then(work, work);
-  const settled = mine.then(
-    () => undefined,
-    () => undefined,
-  );
-  turns.set(boardId, settled);
-  void settled.then(() => {
-    if (turns.get(boardId) === settled) turns.delete(boardId);
-  });
-  return mine;
-}
-
-const direct = <T>(_boardId: number, work: () => Promise<T>): Promise<T> => work();
-
 /** The PostgreSQL channel on which committed board versions are announced to every process. */
 export const EVENTS_CHANNEL = 'tavla_events';
 
 export interface WriteScope {
   trx: Db;
-  dialect: DialectName;
+  dialect: Dialect;
   board: BoardRow;
   level: Level;
   actor: Actor;
@@ -75,10 +51,9 @@ export async function writeBoard<T>(
   const { db, dialect } = deps.database;
   const { boardId, subject } = typeof target === 'number' ? { boardId: target, subject: undefined } : target;
   const after: Array<() => Promise<void>> = [];
-  // SQLite already runs one transaction at a time on its one connection.
-  const { result, events } = await (dialect === 'postgres' ? inTurn : direct)(boardId, () =>
+  const { result, events } = await dialect.takeTurns(boardId, () =>
     db.transaction().execute(async (trx) => {
-      const { board, level } = await requireBoard(trx, dialect, actor, boardId, needed, { lock: true, subject });
+      const { board, level } = await requireBoard(trx, actor, boardId, needed, { lock: true, subject });
       if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
       const drafts: Draft[] = [];
       const result = await work({
@@ -90,7 +65,7 @@ export async function writeBoard<T>(
         emit: (name, data) => drafts.push({ name, data }),
         afterCommit: (fn) => after.push(fn),
       });
-      const events = await recordEvents(trx, dialect, board, actor, drafts);
+      const events = await recordEvents(trx, board, actor, drafts);
       return { result, events };
     }),
   );
@@ -116,7 +91,7 @@ export async function systemWrite<T>(
       .selectFrom('boards')
       .selectAll()
       .where('id', '=', boardId)
-      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .$call((q) => dialect.lockForUpdate(q))
       .executeTakeFirst();
     if (!board) return undefined;
     const drafts: Draft[] = [];
@@ -127,7 +102,7 @@ export async function systemWrite<T>(
       emit: (name, data) => drafts.push({ name, data }),
       afterCommit: (fn) => after.push(fn),
     });
-    return { result, events: await recordEvents(trx, dialect, board, null, drafts) };
+    return { result, events: await recordEvents(trx, board, null, drafts) };
   });
   if (!outcome) return undefined;
   deps.bus.publish(outcome.events);
@@ -138,7 +113,6 @@ export async function systemWrite<T>(
 /** Raises the board's version by one per event and stores each event row. */
 export async function recordEvents(
   trx: Db,
-  dialect: DialectName,
   board: Pick<BoardRow, 'id' | 'version'>,
   actor: Actor | null,
   drafts: readonly Draft[],
@@ -161,13 +135,9 @@ export async function recordEvents(
     data: draft.data,
     createdAt,
   }));
-  if (dialect === 'postgres') {
-    // Delivered to every process's listener when (and only if) the transaction commits.
-    const deleted = events.find((e) => e.name === 'board.deleted');
-    await sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ boardId: board.id, version: first + drafts.length - 1, deleted })})`.execute(
-      trx,
-    );
-  }
+  // Delivered to every process's listener when (and only if) the transaction commits.
+  const deleted = events.find((e) => e.name === 'board.deleted');
+  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId: board.id, version: first + drafts.length - 1, deleted });
   if (bumped) {
     await trx
       .insertInto('board_events')

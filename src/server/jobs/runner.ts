@@ -118,7 +118,7 @@ export class JobRunner {
       .orderBy('runAt')
       .orderBy('id')
       .limit(1)
-      .$if(dialect === 'postgres', (q) => q.forUpdate().skipLocked());
+      .$call((q) => dialect.skipLocked(q));
     const row = await db
       .updateTable('jobs')
       .set({ lockedUntil, attempts: sql<number>`attempts + 1` })

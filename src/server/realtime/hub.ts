@@ -115,10 +115,10 @@ export class Hub {
 
   subscribe(client: Client, boardId: number, since: number | undefined): Promise<void> {
     return this.#enqueue(boardId, async () => {
-      const { db, dialect } = this.database;
+      const { db } = this.database;
       let board: BoardRow;
       try {
-        ({ board } = await requireBoard(db, dialect, client.actor, boardId, 'read'));
+        ({ board } = await requireBoard(db, client.actor, boardId, 'read'));
       } catch (error) {
         const message = error instanceof HttpError ? 'Board not found or not readable' : 'Subscription failed';
         return client.send({ type: 'error', boardId, error: message });

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { notifyProcesses } from '../db/notify.js';
 import type { Deps } from '../deps.js';
 import { REVOCATIONS_CHANNEL } from '../events/bus.js';
 import { Hub } from './hub.js';
@@ -7,7 +6,7 @@ import { listenForEvents } from './pg-listener.js';
 import { relayPresence } from './presence-relay.js';
 import { realtimeRoutes, type RealtimeOptions } from './socket.routes.js';
 
-/** The realtime side: the socket route, the hub fed after every commit, and on PostgreSQL the cross-process listener. */
+/** The realtime side: the socket route, the hub fed after every commit, and where there are several processes the listener that hears the others. */
 export async function registerRealtime(app: FastifyInstance, deps: Deps, options: RealtimeOptions): Promise<Hub> {
   const hub = new Hub(deps.database, app.log);
   const unsubscribe = deps.bus.subscribe((events) => hub.publish(events));
@@ -16,20 +15,18 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   });
   const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation) => {
     hub.revoke(revocation);
-    notifyProcesses(deps.database, REVOCATIONS_CHANNEL, revocation).catch((error: unknown) =>
-      app.log.error({ err: error }, 'revocation not announced to other processes'),
-    );
+    deps.database.dialect
+      .notify(deps.database.db, REVOCATIONS_CHANNEL, revocation)
+      .catch((error: unknown) => app.log.error({ err: error }, 'revocation not announced to other processes'));
   });
   await realtimeRoutes(app, deps, hub, options);
 
-  const stopListening =
-    deps.database.dialect === 'postgres' ? listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log) : null;
+  const stopListening = listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log);
   // Who views a board, across processes: announced as often as sockets are pinged, within 1 to 5 s.
   const presenceHeartbeatMs = Math.max(1000, Math.min(options.heartbeatMs, 5000));
-  const presence =
-    deps.database.dialect === 'postgres'
-      ? relayPresence(deps.config.databaseUrl, hub, app.log, { heartbeatMs: presenceHeartbeatMs, ttlMs: 3 * presenceHeartbeatMs })
-      : null;
+  const presence = stopListening
+    ? relayPresence(deps.config.databaseUrl, hub, app.log, { heartbeatMs: presenceHeartbeatMs, ttlMs: 3 * presenceHeartbeatMs })
+    : null;
   if (presence) hub.attachPresence(presence);
 
   app.addHook('onClose', async () => {

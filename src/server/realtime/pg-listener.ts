@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database } from '../db/database.js';
 import { EVENTS_CHANNEL } from '../events/board-write.js';
@@ -8,9 +7,9 @@ import { NOTIFICATIONS_CHANNEL, notificationsByIds } from '../features/notificat
 import type { Hub } from './hub.js';
 
 /**
- * Hears every process's committed board versions (and new notifications) through PostgreSQL
- * LISTEN/NOTIFY and hands them to the hub, which reads the events from the
- * log. A notification lost while the connection was down is caught up by a
+ * Hears every process's committed board versions (and new notifications)
+ * through the database's notifications (PostgreSQL LISTEN/NOTIFY) and hands
+ * them to the hub, which reads the events from the log. A notification lost while the connection was down is caught up by a
  * sweep of the watched boards' versions, so an event can be late, never lost;
  * revoked credentials (`tavla_revocations`) likewise by checking every socket's.
  */
@@ -20,49 +19,20 @@ export function listenForEvents(
   hub: Hub,
   log: FastifyBaseLogger,
   sweepMs = 5000,
-): () => Promise<void> {
-  let client: pg.Client | null = null;
-  let stopped = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
-    next.on('notification', (message) => {
-      if (!message.payload) return;
-      if (message.channel === NOTIFICATIONS_CHANNEL) return void pushNotifications(message.payload);
-      if (message.channel === REVOCATIONS_CHANNEL) return revoke(message.payload);
-      if (message.channel !== EVENTS_CHANNEL) return;
-      try {
-        const { boardId, version, deleted } = JSON.parse(message.payload) as {
-          boardId: number;
-          version: number;
-          deleted?: BoardEvent;
-        };
-        hub.notify(boardId, version, deleted);
-      } catch (error) {
-        log.warn({ err: error }, 'unreadable event notification');
-      }
-    });
-    next.on('error', (error) => {
-      log.warn({ err: error }, 'event listener connection lost; reconnecting');
-      void next.end().catch(() => undefined);
-      if (client === next) client = null;
-      schedule(1000);
-    });
+): (() => Promise<void>) | null {
+  const message = (channel: string, payload: string) => {
+    if (channel === NOTIFICATIONS_CHANNEL) return void pushNotifications(payload);
+    if (channel === REVOCATIONS_CHANNEL) return revoke(payload);
+    if (channel !== EVENTS_CHANNEL) return;
     try {
-      await next.connect();
-      await next.query(`LISTEN ${EVENTS_CHANNEL}`);
-      await next.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
-      await next.query(`LISTEN ${REVOCATIONS_CHANNEL}`);
-      if (stopped) return void (await next.end());
-      client = next;
-      await sweep();
-      // Revocations announced while the connection was down are found in the credentials themselves.
-      await hub.audit().catch((error: unknown) => log.warn({ err: error }, 'credential audit failed'));
+      const { boardId, version, deleted } = JSON.parse(payload) as {
+        boardId: number;
+        version: number;
+        deleted?: BoardEvent;
+      };
+      hub.notify(boardId, version, deleted);
     } catch (error) {
-      log.warn({ err: error }, 'event listener could not connect; retrying');
-      void next.end().catch(() => undefined);
-      schedule(2000);
+      log.warn({ err: error }, 'unreadable event notification');
     }
   };
 
@@ -86,31 +56,32 @@ export function listenForEvents(
     }
   };
 
-  const schedule = (ms: number) => {
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, ms);
-  };
-
   const sweep = async () => {
     const boards = hub.watchedBoards();
     if (boards.length === 0) return;
     const rows = await database.db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boards).execute();
     for (const row of rows) hub.notify(row.id, row.version);
   };
+
+  const stop = database.dialect.listen(url, [EVENTS_CHANNEL, NOTIFICATIONS_CHANNEL, REVOCATIONS_CHANNEL], {
+    message,
+    connected: async () => {
+      await sweep();
+      // Revocations announced while the connection was down are found in the credentials themselves.
+      await hub.audit().catch((error: unknown) => log.warn({ err: error }, 'credential audit failed'));
+    },
+    warn: (error, text) => log.warn({ err: error }, `event ${text}`),
+  });
+  // One process (SQLite) hears its own in memory.
+  if (stop === null) return null;
+
   const sweeper = setInterval(
     () => void sweep().catch((error: unknown) => log.warn({ err: error }, 'event sweep failed')),
     sweepMs,
   );
   sweeper.unref();
-
-  void connect();
   return async () => {
-    stopped = true;
     clearInterval(sweeper);
-    clearTimeout(retry);
-    await client?.end().catch(() => undefined);
+    await stop();
   };
 }

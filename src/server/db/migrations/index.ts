@@ -38,8 +38,8 @@ const steps: Record<string, Step> = {
  * so several processes starting together on one PostgreSQL migrate once.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
-export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const t = columnTypes(dialect);
+export async function migrate(db: Kysely<any>, dialect: DialectName | { name: DialectName }): Promise<void> {
+  const t = columnTypes(typeof dialect === 'string' ? dialect : dialect.name);
   const migrations: Record<string, Migration> = {};
   for (const [name, step] of Object.entries(steps)) {
     migrations[name] = { up: (trx) => step.up(trx, t) };

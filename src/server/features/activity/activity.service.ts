@@ -47,10 +47,10 @@ export interface ActivityEntry {
 
 /** A card's history, oldest first; `assigned` entries name the assignee. */
 export async function cardActivity(deps: Pick<Deps, 'database'>, actor: Actor, cardId: number): Promise<ActivityEntry[]> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const card = await db.selectFrom('cards').select('boardId').where('id', '=', cardId).executeTakeFirst();
   if (!card) throw missing('Card');
-  await requireBoard(db, dialect, actor, card.boardId, 'read', { subject: 'Card' });
+  await requireBoard(db, actor, card.boardId, 'read', { subject: 'Card' });
   const rows = await db
     .selectFrom('card_activity')
     .leftJoin('user', 'user.id', 'card_activity.actorId')

@@ -12,8 +12,8 @@ import { loadCard, visibleCards } from '../cards/cards.service.js';
 
 /** What was archived on one board: areas with the cards that went with them, and cards archived on their own. */
 export async function boardArchive(deps: ServiceDeps, actor: Actor, boardId: number) {
-  const { db, dialect } = deps.database;
-  await requireBoard(db, dialect, actor, boardId, 'edit');
+  const { db } = deps.database;
+  await requireBoard(db, actor, boardId, 'edit');
   const areas = await db
     .selectFrom('areas')
     .select(['id', 'name', 'archivedAt'])

@@ -14,8 +14,8 @@ import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
 
 export async function listAreas(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Area[]> {
-  const { db, dialect } = deps.database;
-  await requireBoard(db, dialect, actor, boardId, 'read');
+  const { db } = deps.database;
+  await requireBoard(db, actor, boardId, 'read');
   return visibleAreas(db, boardId);
 }
 

@@ -94,7 +94,7 @@ async function writableCard(db: Db, boardId: number, cardId: number): Promise<Ca
 
 /** A board the caller may write to, not archived: the same checks writeBoard makes. */
 async function writableBoard(deps: ServiceDeps, actor: Actor, boardId: number, subject: Subject): Promise<BoardRow> {
-  const { board } = await requireBoard(deps.database.db, deps.database.dialect, actor, boardId, 'edit', { subject });
+  const { board } = await requireBoard(deps.database.db, actor, boardId, 'edit', { subject });
   if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
   return board;
 }
@@ -164,7 +164,7 @@ export async function createAttachment(
 
 /** The attachment with its card's board, or 404 (also when the caller cannot read the board). */
 async function readableAttachment(deps: ServiceDeps, actor: Actor, id: number) {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const row = await db
     .selectFrom('attachments')
     .innerJoin('cards', 'cards.id', 'attachments.cardId')
@@ -173,7 +173,7 @@ async function readableAttachment(deps: ServiceDeps, actor: Actor, id: number) {
     .where('attachments.id', '=', id)
     .executeTakeFirst();
   if (!row) throw missing('Attachment');
-  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Attachment' });
+  await requireBoard(db, actor, row.boardId, 'read', { subject: 'Attachment' });
   return row;
 }
 
@@ -247,10 +247,10 @@ export async function openImage(
   actor: Actor,
   storedName: string,
 ): Promise<{ file: OpenedFile; contentType: string }> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const row = await db.selectFrom('images').selectAll().where('storedName', '=', storedName).executeTakeFirst();
   if (!row) throw missing('Image');
-  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Image' });
+  await requireBoard(db, actor, row.boardId, 'read', { subject: 'Image' });
   const file = await uploadStore(deps.config.dataDir).open(row.storedName);
   if (!file) throw missing('Image');
   return { file, contentType: IMAGE_SERVED_TYPES.has(row.filetype) ? row.filetype : 'application/octet-stream' };

@@ -18,7 +18,7 @@ export async function listBoards(deps: ServiceDeps, actor: Actor, shared: boolea
 }
 
 export async function getBoard(deps: ServiceDeps, actor: Actor, id: number) {
-  const { board, level } = await requireBoard(deps.database.db, deps.database.dialect, actor, id, 'read');
+  const { board, level } = await requireBoard(deps.database.db, actor, id, 'read');
   return { board: presentBoard(board), writeAccess: atLeast(level, 'edit') };
 }
 
@@ -50,7 +50,7 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
       const board = presentBoard(row);
       return {
         board,
-        events: await recordEvents(trx, deps.database.dialect, row, actor, [{ name: 'board.created', data: { board } }]),
+        events: await recordEvents(trx, row, actor, [{ name: 'board.created', data: { board } }]),
       };
     });
     deps.bus.publish(events);

@@ -85,10 +85,10 @@ export async function visibleCardsWithHtml(db: Db, areaId: number): Promise<Arra
 }
 
 export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const row = await repo.findCard(db, cardId);
   if (!row) throw missing('Card');
-  await requireBoard(db, dialect, actor, row.boardId, 'read', { subject: 'Card' });
+  await requireBoard(db, actor, row.boardId, 'read', { subject: 'Card' });
   return loadCard(db, row);
 }
 

@@ -38,9 +38,9 @@ async function copyableCard(db: Db, boardId: number, cardId: number): Promise<Ca
  * of them when it fails, are removed again.
  */
 export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
-  const { board } = await requireBoard(db, dialect, actor, boardId, 'edit', { subject: 'Card' });
+  const { board } = await requireBoard(db, actor, boardId, 'edit', { subject: 'Card' });
   if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
   await copyableCard(db, boardId, cardId);
 

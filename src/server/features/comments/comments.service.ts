@@ -38,9 +38,9 @@ export async function listComments(
   cardId: number,
   page: { limit?: number; before?: number } = {},
 ): Promise<Comment[]> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
-  await requireBoard(db, dialect, actor, boardId, 'read', { subject: 'Card' });
+  await requireBoard(db, actor, boardId, 'read', { subject: 'Card' });
   const rows = await repo.commentsOfCard(db, cardId, { limit: page.limit ?? COMMENT_PAGE_MAX, before: page.before });
   return rows.map(presentComment);
 }

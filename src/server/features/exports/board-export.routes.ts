@@ -48,8 +48,8 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      const { db, dialect } = deps.database;
-      const { board } = await requireBoard(db, dialect, request.actor, request.query.boardId, 'read');
+      const { db } = deps.database;
+      const { board } = await requireBoard(db, request.actor, request.query.boardId, 'read');
       const name = `${boardStem(board)}-${utcDate()}`;
       const csv = request.query.format === 'csv';
       // HEAD answers the headers without making the export (Fastify would read a stream to its end and drop it).

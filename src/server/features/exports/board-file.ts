@@ -11,7 +11,8 @@ import type {
   BoardFilePerson,
 } from '../../../shared/api/board-file.schema.js';
 import type { Db } from '../../db/database.js';
-import { toIso, type DialectName } from '../../db/dialect.js';
+import { toIso } from '../../db/dialect.js';
+import { dialectOf, type Cursor, type JsonFunctions } from '../../db/dialects/index.js';
 import type { BoardRow } from '../../db/schema.js';
 import { isStoredName, type UploadStore } from '../../files/store.js';
 import { attachmentPath, imagePath } from './zip-names.js';
@@ -29,7 +30,6 @@ export const BOARD_FILE_FORMAT = 'service.board';
 export const BOARD_FILE_VERSION = 1;
 
 export interface BoardFileOptions {
-  dialect: DialectName;
   /** The instance's public address: picture addresses written with it count as ours too. */
   baseUrl: string;
   /** Where this board's files go in the zip: `attachments` or `attachments/<id>-<name>`. */
@@ -93,7 +93,7 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
     const shell: BoardFileArea = { id: area.id, name: area.name, sort: area.sort, archivedAt: toIso(area.archivedAt), cards: [] };
     const shellJson = JSON.stringify(shell);
     await write(`${i > 0 ? ',' : ''}${shellJson.slice(0, -2)}`);
-    const reader = new CardReader<FileCardJson>(db, options.dialect, area.id, { extras: 'file' });
+    const reader = new CardReader<FileCardJson>(db, area.id, { extras: 'file' });
     try {
       for (let first = true; ; first = false) {
         const text = await nextCards(reader, pictures, options);
@@ -111,8 +111,6 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
   await write(`],"images":${JSON.stringify(pictures.map())}}`);
   return pictures.files();
 }
-
-let cursors = 0;
 
 interface CardJsonBase {
   id: number;
@@ -169,26 +167,25 @@ export interface CsvCardJson extends CardJsonBase {
  * row objects that outlive the packets of their result even make V8
  * allocate every later row straight into the old generation.)
  *
- * SQLite reads by key along its (areaId, sort) index. PostgreSQL keeps `sort`
- * out of every index on purpose (moves rewrite it in place), so there one
- * cursor sorts the area once and hands it out batch by batch; paging by key
- * would sort the whole area again for every batch. (PostgreSQL cursors live
- * in a transaction: the export's snapshot is one.)
+ * Where the database keeps server-side cursors (PostgreSQL) one cursor sorts
+ * the area once and hands it out batch by batch: PostgreSQL keeps `sort` out
+ * of every index on purpose (moves rewrite it in place), so paging by key
+ * would sort the whole area again for every batch. Elsewhere (SQLite) it
+ * reads by key along the (areaId, sort) index.
  */
 export class CardReader<T extends CardJsonBase> {
   private after: { sort: number; id: number } | null = null;
-  private cursor: ReturnType<typeof sql.raw> | null = null;
+  private cursor: Cursor<{ id: number; sort: number; card: string }> | null | undefined;
   private done = false;
 
   constructor(
     private readonly db: Db,
-    private readonly dialect: DialectName,
     private readonly areaId: number,
     private readonly options: { visibleOnly?: boolean; extras: T extends FileCardJson ? 'file' : 'csv' },
   ) {}
 
   private query() {
-    const json = jsonFunctions(this.dialect);
+    const json = dialectOf(this.db).json;
     const extras = this.options.extras === 'file' ? fileExtras(json) : csvExtras(json);
     const card = json.text(
       json.object({
@@ -214,17 +211,11 @@ export class CardReader<T extends CardJsonBase> {
   async next(): Promise<T[] | null> {
     if (this.done) return null;
     let rows: Array<{ id: number; sort: number; card: string }>;
-    if (this.dialect === 'postgres') {
-      if (this.cursor === null) {
-        this.cursor = sql.raw(`export_cards_${++cursors}`);
-        const ordered = this.query().orderBy('cards.sort').orderBy('cards.id');
-        await sql`DECLARE ${this.cursor} NO SCROLL CURSOR FOR ${ordered}`.execute(this.db);
-      }
-      rows = (
-        await sql<{ id: number; sort: number; card: string }>`FETCH ${sql.raw(String(CARD_BATCH))} FROM ${this.cursor}`.execute(
-          this.db,
-        )
-      ).rows;
+    if (this.cursor === undefined) {
+      this.cursor = dialectOf(this.db).cursor(this.db, this.query().orderBy('cards.sort').orderBy('cards.id'), CARD_BATCH);
+    }
+    if (this.cursor) {
+      rows = await this.cursor.next();
     } else {
       const from = this.after;
       rows = await this.query()
@@ -254,38 +245,8 @@ export class CardReader<T extends CardJsonBase> {
 
   async close(): Promise<void> {
     this.done = true;
-    if (this.cursor === null) return;
-    const cursor = this.cursor;
-    this.cursor = null;
-    await sql`CLOSE ${cursor}`.execute(this.db).catch(() => undefined);
+    await this.cursor?.close();
   }
-}
-
-interface JsonFunctions {
-  /** A JSON array of `value` over the rows of `from`, ordered; `[]` when there are none. */
-  array(value: string, order: string, from: string): string;
-  object(pairs: Record<string, string>): string;
-  /** A JSON value as text. */
-  text(value: string): string;
-}
-
-function jsonFunctions(dialect: DialectName): JsonFunctions {
-  const pairs = (p: Record<string, string>) =>
-    Object.entries(p)
-      .map(([k, v]) => `'${k}', ${v}`)
-      .join(', ');
-  return dialect === 'postgres'
-    ? {
-        array: (value, order, from) => `(SELECT coalesce(json_agg(${value} ORDER BY ${order}), '[]'::json) FROM ${from})`,
-        object: (p) => `json_build_object(${pairs(p)})`,
-        text: (value) => `(${value})::text`,
-      }
-    : {
-        // json(): the array stays JSON (not a string) when json_object takes it from the subquery.
-        array: (value, order, from) => `json((SELECT json_group_array(${value} ORDER BY ${order}) FROM ${from}))`,
-        object: (p) => `json_object(${pairs(p)})`,
-        text: (value) => value,
-      };
 }
 
 const q = (name: string) => `"${name}"`;

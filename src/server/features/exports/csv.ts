@@ -3,7 +3,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import { checklistOf } from '../../../shared/checklist.js';
 import type { Language } from '../../config.js';
 import type { Db } from '../../db/database.js';
-import { toIso, type DialectName } from '../../db/dialect.js';
+import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import { CardReader, type CsvCardJson } from './board-file.js';
 import { csvSeparator, csvWords, type CsvWords } from './csv-words.js';
@@ -45,7 +45,7 @@ export function csvDate(value: Date | string | null): string {
 export async function writeBoardCsv(
   db: Db,
   board: BoardRow,
-  options: { language: Language; baseUrl: string; dialect: DialectName },
+  options: { language: Language; baseUrl: string },
   out: Stringifier,
 ): Promise<void> {
   const words = csvWords[options.language];
@@ -59,7 +59,7 @@ export async function writeBoardCsv(
     .orderBy('id')
     .execute();
   for (const area of areas) {
-    const reader = new CardReader<CsvCardJson>(db, options.dialect, area.id, { visibleOnly: true, extras: 'csv' });
+    const reader = new CardReader<CsvCardJson>(db, area.id, { visibleOnly: true, extras: 'csv' });
     try {
       // Each batch is written whole, then let go; only then does the writer wait for the reader.
       while (await writeNextRows(reader, { area, board, words, baseUrl: options.baseUrl }, out)) await drained(out);

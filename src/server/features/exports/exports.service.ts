@@ -6,8 +6,6 @@ import { uploadStore, type UploadStore } from '../../files/store.js';
 import { serviceVersion } from '../../version.js';
 import { BATCH, boardAttachments, boardImages, writeBoardFile, type ImageFile } from './board-file.js';
 import { writeBoardCsv } from './csv.js';
-import { dumpPostgres } from './dump-postgres.js';
-import { dumpSqlite } from './dump-sqlite.js';
 import { attachmentPath, boardStem, imagePath } from './zip-names.js';
 import type { ZipWriter } from './zip-writer.js';
 
@@ -35,7 +33,7 @@ export async function writeBoardZip(deps: Deps, boardId: number, zip: ZipWriter)
     const images = await writeBoardFile(
       db,
       board,
-      { dialect: deps.database.dialect, baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store },
+      { baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store },
       (text) => entry.write(text),
     );
     await entry.end();
@@ -59,11 +57,8 @@ export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void
       const stem = boardStem(board);
       const folder = `attachments/${stem}`;
       const entry = zip.text(`boards/${stem}.json`);
-      await writeBoardFile(
-        db,
-        board,
-        { dialect: deps.database.dialect, baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store },
-        (text) => entry.write(text),
+      await writeBoardFile(db, board, { baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store }, (text) =>
+        entry.write(text),
       );
       await entry.end();
       await addAttachments(db, board.id, folder, store, zip);
@@ -74,8 +69,7 @@ export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void
     const dump = zip.text('database.sql');
     const write = (text: string) => dump.write(text);
     const meta = { serviceVersion, exportedAt };
-    if (deps.database.dialect === 'postgres') await dumpPostgres(db, write, meta);
-    else await dumpSqlite(db, write, meta);
+    await deps.database.dialect.dump(db, write, meta);
     await dump.end();
   });
   await zip.finalize();
@@ -85,12 +79,7 @@ export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void
 export async function writeCsv(deps: Deps, boardId: number, out: Stringifier): Promise<void> {
   await deps.database.snapshot(async (db) => {
     const board = await boardIn(db, boardId);
-    await writeBoardCsv(
-      db,
-      board,
-      { language: deps.config.language, baseUrl: deps.config.baseUrl, dialect: deps.database.dialect },
-      out,
-    );
+    await writeBoardCsv(db, board, { language: deps.config.language, baseUrl: deps.config.baseUrl }, out);
   });
 }
 

@@ -466,6 +466,6 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
   await insertChunks(activity, (chunk) => trx.insertInto('card_activity').values(chunk).execute());
 
   const board = presentBoard(boardRow);
-  const events = await recordEvents(trx, deps.database.dialect, boardRow, actor, [{ name: 'board.created', data: { board } }]);
+  const events = await recordEvents(trx, boardRow, actor, [{ name: 'board.created', data: { board } }]);
   return { board, events };
 }

@@ -51,12 +51,12 @@ export async function createFeed(
   actor: Actor,
   input: IcalFeedCreate,
 ): Promise<IcalFeedCreated> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const name = input.name.trim();
   if (name === '') throw badRequest('body/name must not be blank');
   const boardIds = [...new Set(input.boardIds ?? [])];
   // Only boards I can read now; the feed checks again on every request.
-  for (const boardId of boardIds) await requireBoard(db, dialect, actor, boardId, 'read');
+  for (const boardId of boardIds) await requireBoard(db, actor, boardId, 'read');
   const token = randomBytes(32).toString('base64url');
   const row = {
     id: randomUUID(),

@@ -14,7 +14,7 @@ export function boardLabels(db: Db, boardId: number): Promise<Label[]> {
 }
 
 export async function listLabels(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Label[]> {
-  await requireBoard(deps.database.db, deps.database.dialect, actor, boardId, 'read');
+  await requireBoard(deps.database.db, actor, boardId, 'read');
   return boardLabels(deps.database.db, boardId);
 }
 

@@ -30,10 +30,10 @@ const assignedOpenCards = (db: Db, actorId: string) =>
 
 /** The cards assigned to me across every board I can read, grouped by their due day in `tz`. */
 export async function myWork(deps: Pick<Deps, 'database'>, actor: Actor, query: MyWorkQuery): Promise<MyWork> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const timeZone = query.tz ?? 'UTC';
   if (!isTimeZone(timeZone)) throw badRequest('querystring/tz must be an IANA time zone, such as Europe/Berlin');
-  if (query.boardId !== undefined) await requireBoard(db, dialect, actor, query.boardId, 'read');
+  if (query.boardId !== undefined) await requireBoard(db, actor, query.boardId, 'read');
 
   let cards = assignedOpenCards(db, actor.id);
   if (query.boardId !== undefined) cards = cards.where('cards.boardId', '=', query.boardId);

@@ -16,7 +16,6 @@ const MAX_LINES = 50;
  */
 export async function sendDigests(deps: Pick<Deps, 'database' | 'config'>, now: Date): Promise<number> {
   const { db, dialect } = deps.database;
-  const on = dialect === 'postgres' ? true : 1;
   const accounts = await db
     .selectFrom('notifications')
     .innerJoin('user', 'user.id', 'notifications.userId')
@@ -24,7 +23,7 @@ export async function sendDigests(deps: Pick<Deps, 'database' | 'config'>, now: 
     .distinct()
     .where('notifications.isRead', '=', 0)
     .where('notifications.emailedAt', 'is', null)
-    .where(sql<boolean>`${sql.ref('user.emailNotifications')} = ${on}`)
+    .where(sql<boolean>`${sql.ref('user.emailNotifications')} = ${dialect.true}`)
     .execute();
 
   const slot = new Date(now.getTime() - DIGEST_INTERVAL_MS).toISOString();

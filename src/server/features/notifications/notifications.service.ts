@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
-import { nowIso, toIso, type DialectName } from '../../db/dialect.js';
+import { nowIso, toIso } from '../../db/dialect.js';
+import type { Dialect } from '../../db/dialects/index.js';
 import type { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
 
@@ -20,7 +20,7 @@ export type NotificationType =
 
 export interface NotifyContext {
   trx: Db;
-  dialect: DialectName;
+  dialect: Dialect;
   afterCommit: (work: () => Promise<void>) => void;
 }
 
@@ -40,8 +40,8 @@ export async function boardAudience(db: Db, boardId: number): Promise<string[]> 
 /**
  * Writes a notification for each recipient (never the actor) in the
  * transaction of the change, and pushes them to the recipients' open
- * connections once it commits: on PostgreSQL through NOTIFY, so every
- * process hears of them; on SQLite through the in-process bus.
+ * connections once it commits: announced to every process's listener where
+ * there are several (PostgreSQL), else through the in-process bus.
  */
 export async function notify(
   ctx: NotifyContext,
@@ -73,10 +73,7 @@ export async function notify(
     )
     .returning(['id', 'userId'])
     .execute();
-  if (ctx.dialect === 'postgres') {
-    await sql`select pg_notify(${NOTIFICATIONS_CHANNEL}, ${JSON.stringify({ ids: rows.map((r) => r.id) })})`.execute(ctx.trx);
-    return;
-  }
+  if (await ctx.dialect.notify(ctx.trx, NOTIFICATIONS_CHANNEL, { ids: rows.map((r) => r.id) })) return;
   const actor = input.actor;
   const base = {
     type: input.type,

@@ -35,7 +35,7 @@ async function swapImage(
       .selectFrom('user')
       .select(['image', 'name'])
       .where('id', '=', actor.id)
-      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .$call((q) => dialect.lockForUpdate(q))
       .executeTakeFirst();
     if (!row) throw forbidden();
     await trx.updateTable('user').set({ image, updatedAt: nowIso() }).where('id', '=', actor.id).execute();

@@ -15,8 +15,8 @@ export const linkGone = () => notFound('This link does not work (any more)');
 
 /** Whether the owner's board has a public link, and since when. */
 export async function readPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
-  const { db, dialect } = deps.database;
-  await requireBoard(db, dialect, actor, boardId, 'owner');
+  const { db } = deps.database;
+  await requireBoard(db, actor, boardId, 'owner');
   const row = await db.selectFrom('public_links').select('createdAt').where('boardId', '=', boardId).executeTakeFirst();
   return { link: row ? { createdAt: toIso(row.createdAt) } : null };
 }
@@ -27,11 +27,11 @@ export async function readPublicLink(deps: ServiceDeps, actor: Actor, boardId: n
  * whoever needs it again makes a new one.
  */
 export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const token = randomBytes(32).toString('hex');
   const createdAt = nowIso();
   await db.transaction().execute(async (trx) => {
-    const { board } = await requireBoard(trx, dialect, actor, boardId, 'owner', { lock: true });
+    const { board } = await requireBoard(trx, actor, boardId, 'owner', { lock: true });
     if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
     await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
     await trx
@@ -44,9 +44,9 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
 
 /** Ends the board's public link; viewers find out at their next look. */
 export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   await db.transaction().execute(async (trx) => {
-    await requireBoard(trx, dialect, actor, boardId, 'owner', { lock: true });
+    await requireBoard(trx, actor, boardId, 'owner', { lock: true });
     await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
   });
   return { link: null };

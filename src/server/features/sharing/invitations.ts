@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Member } from '../../../shared/api/sharing.js';
 import type { Actor } from '../../auth/actor.js';
-import { columnTypes, nowIso } from '../../db/dialect.js';
+import { nowIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { recordEvents } from '../../events/board-write.js';
 import { HttpError, notFound } from '../../http/errors.js';
@@ -47,16 +47,12 @@ export async function joinByInvitation(
     if (!invite) throw invalid();
     if (invite.email !== account.email.toLowerCase()) throw new HttpError(403, 'This invitation was sent to another address');
     // The link came by mail to this address: whoever holds it, signed in to it, receives that mail.
-    await trx
-      .updateTable('user')
-      .set({ emailVerified: columnTypes(dialect).true })
-      .where('id', '=', account.id)
-      .execute();
+    await trx.updateTable('user').set({ emailVerified: dialect.true }).where('id', '=', account.id).execute();
     const board = await trx
       .selectFrom('boards')
       .selectAll()
       .where('id', '=', invite.boardId)
-      .$if(dialect === 'postgres', (q) => q.forUpdate())
+      .$call((q) => dialect.lockForUpdate(q))
       .executeTakeFirst();
     if (!board || board.archivedAt !== null) throw invalid();
     if (board.ownerId === account.id) return { boardId: board.id, events: [] };
@@ -79,8 +75,7 @@ export async function joinByInvitation(
     };
     return {
       boardId: board.id,
-      events:
-        inserted.length > 0 ? await recordEvents(trx, dialect, board, account, [{ name: 'member.added', data: { member } }]) : [],
+      events: inserted.length > 0 ? await recordEvents(trx, board, account, [{ name: 'member.added', data: { member } }]) : [],
     };
   });
   deps.bus.publish(events);

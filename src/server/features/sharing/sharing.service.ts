@@ -40,8 +40,8 @@ function invitee(part: 'body' | 'query', input: { userId?: string; mail?: string
 
 /** Members and live invitations of a board; owner only. */
 export async function listInvites(deps: ServiceDeps, actor: Actor, boardId: number): Promise<InviteList> {
-  const { db, dialect } = deps.database;
-  await requireBoard(db, dialect, actor, boardId, 'owner');
+  const { db } = deps.database;
+  await requireBoard(db, actor, boardId, 'owner');
   const [members, pending] = await Promise.all([repo.listMembers(db, boardId), repo.listLiveInvites(db, boardId, nowIso())]);
   return {
     members: members.map(presentMember),
@@ -185,8 +185,8 @@ export async function boardPeople(
   actor: Actor,
   boardId: number,
 ): Promise<Array<Member | (Omit<Member, 'permission'> & { permission: 'owner' })>> {
-  const { db, dialect } = deps.database;
-  const { board } = await requireBoard(db, dialect, actor, boardId, 'read');
+  const { db } = deps.database;
+  const { board } = await requireBoard(db, actor, boardId, 'read');
   const owner = await repo.findAccountById(db, board.ownerId);
   const members = (await repo.listMembers(db, boardId)).map(presentMember);
   return owner ? [{ id: owner.id, name: owner.name, image: owner.image, permission: 'owner' as const }, ...members] : members;

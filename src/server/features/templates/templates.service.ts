@@ -72,9 +72,9 @@ const asStyle = (style: string): TemplateStyle => (style === 'todo' ? 'todo' : '
 /** Saves the structure of a board the caller can read as a template of theirs. */
 export async function saveTemplate(deps: ServiceDeps, actor: Actor, input: SaveTemplate): Promise<TemplateSummary> {
   const name = trimmedName(input.name);
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   return db.transaction().execute(async (trx) => {
-    const { board } = await requireBoard(trx, dialect, actor, input.boardId, 'read');
+    const { board } = await requireBoard(trx, actor, input.boardId, 'read');
     const owned = await trx
       .selectFrom('templates')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -43,7 +43,7 @@ function presentDelivery(row: repo.DeliveryRow): WebhookDelivery {
 async function ownedWebhook(db: Db, deps: ServiceDeps, actor: Actor, id: number, subject: Subject = 'Webhook') {
   const hook = await repo.findWebhook(db, id);
   if (!hook) throw missing(subject);
-  await requireBoard(db, deps.database.dialect, actor, hook.boardId, 'owner', { subject });
+  await requireBoard(db, actor, hook.boardId, 'owner', { subject });
   return hook;
 }
 
@@ -53,9 +53,9 @@ async function ownedWebhook(db: Db, deps: ServiceDeps, actor: Actor, id: number,
  * every delivery is signed with it (HMAC), which needs the secret itself.
  */
 export async function createWebhook(deps: ServiceDeps, actor: Actor, input: WebhookCreate): Promise<WebhookWithSecret> {
-  const { db, dialect } = deps.database;
+  const { db } = deps.database;
   const url = parseWebhookUrl(input.url);
-  await requireBoard(db, dialect, actor, input.boardId, 'owner');
+  await requireBoard(db, actor, input.boardId, 'owner');
   try {
     // Checked here so that a wrong address is refused at once; checked again at every delivery.
     await resolveTarget(url, deps.config.webhookAllowPrivate);
@@ -66,7 +66,7 @@ export async function createWebhook(deps: ServiceDeps, actor: Actor, input: Webh
   const events = [...new Set(input.events ?? [])];
   const secret = randomBytes(32).toString('hex');
   const row = await db.transaction().execute(async (trx) => {
-    await requireBoard(trx, dialect, actor, input.boardId, 'owner', { lock: true });
+    await requireBoard(trx, actor, input.boardId, 'owner', { lock: true });
     if ((await repo.countWebhooks(trx, input.boardId)) >= MAX_WEBHOOKS_PER_BOARD) {
       throw conflict(`A board has at most ${MAX_WEBHOOKS_PER_BOARD} webhooks`);
     }
@@ -82,8 +82,8 @@ export async function createWebhook(deps: ServiceDeps, actor: Actor, input: Webh
 }
 
 export async function listWebhooks(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Webhook[]> {
-  const { db, dialect } = deps.database;
-  await requireBoard(db, dialect, actor, boardId, 'owner');
+  const { db } = deps.database;
+  await requireBoard(db, actor, boardId, 'owner');
   return (await repo.listWebhooks(db, boardId)).map(present);
 }
 

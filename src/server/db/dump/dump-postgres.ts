@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/database.js';
-import { BATCH } from './board-file.js';
-import { STATEMENT_CHARS, STRUCTURE_ONLY, dumpHeader, quoteIdent, quoteText } from './sql-text.js';
+import type { Db } from '../database.js';
+import { BATCH, STATEMENT_CHARS, STRUCTURE_ONLY, dumpHeader, quoteIdent, quoteText } from './sql-text.js';
 
 type Write = (text: string) => Promise<void>;
 

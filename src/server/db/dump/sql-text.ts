@@ -1,7 +1,9 @@
-import type { DialectName } from '../../db/dialect.js';
+import type { DialectName } from '../dialect.js';
 
 /** Tables whose rows stay behind in a dump: everyone signs in again after a restore. */
 export const STRUCTURE_ONLY = new Set(['session', 'verification']);
+/** Rows read per query while dumping a table (as the board exports read them). */
+export const BATCH = 500;
 /** An INSERT of a dump is cut once its text passes this many characters (or a batch of rows). */
 export const STATEMENT_CHARS = 1 << 20;
 

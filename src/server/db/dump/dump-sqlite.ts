@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/database.js';
-import { BATCH } from './board-file.js';
-import { STRUCTURE_ONLY, dumpHeader, insertStatements, quoteIdent, sqliteLiteral } from './sql-text.js';
+import type { Db } from '../database.js';
+import { BATCH, STRUCTURE_ONLY, dumpHeader, insertStatements, quoteIdent, sqliteLiteral } from './sql-text.js';
 
 type Write = (text: string) => Promise<void>;
 

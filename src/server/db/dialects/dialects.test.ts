@@ -1,0 +1,327 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../../../test/databases.js';
+import { openDatabase, type Database, type Db } from '../database.js';
+import { nowIso } from '../dialect.js';
+import { migrate } from '../migrations/index.js';
+import { dialectFor, dialectOf } from './index.js';
+
+/** Waits for `check` to hold, up to `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function seed(db: Db): Promise<{ boardIds: number[]; cards: Record<string, number> }> {
+  const at = nowIso();
+  await db
+    .insertInto('user')
+    .values({
+      id: 'u1',
+      name: 'Ann',
+      email: 'ann@example.com',
+      emailVerified: 0,
+      image: null,
+      createdAt: at,
+      updatedAt: at,
+      role: null,
+      banned: null,
+      banReason: null,
+      banExpires: null,
+      language: null,
+    })
+    .execute();
+  const boardIds: number[] = [];
+  for (const name of ['One', 'Two', 'Three']) {
+    const board = await db
+      .insertInto('boards')
+      .values({
+        ownerId: 'u1',
+        name,
+        style: 'kanban',
+        status: 'private',
+        image: null,
+        color: null,
+        archivedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    boardIds.push(board.id);
+  }
+  const area = await db
+    .insertInto('areas')
+    .values({ boardId: boardIds[0]!, name: 'To do', sort: 0, archivedAt: null, createdAt: at, updatedAt: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const cards: Record<string, number> = {};
+  const rows = [
+    { key: 'inContent', name: 'Groceries', content: 'buy apples and pears' },
+    { key: 'inName', name: 'Apples harvest', content: 'in autumn' },
+    { key: 'none', name: 'Taxes', content: 'file them' },
+  ];
+  for (const [sort, row] of rows.entries()) {
+    const card = await db
+      .insertInto('cards')
+      .values({
+        areaId: area.id,
+        boardId: boardIds[0]!,
+        name: row.name,
+        content: row.content,
+        sort,
+        dueDate: null,
+        repeatEvery: null,
+        repeatAnchor: null,
+        repeatAreaId: null,
+        archivedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    cards[row.key] = card.id;
+  }
+  return { boardIds, cards };
+}
+
+for (const name of dialects) {
+  describe(`the ${name} dialect`, () => {
+    let testDb: TestDatabase;
+    let database: Database;
+    let seeded: Awaited<ReturnType<typeof seed>>;
+
+    beforeAll(async () => {
+      testDb = await createTestDatabase(name);
+      database = openDatabase(testDb.url);
+      await migrate(database.db, database.dialect);
+      seeded = await seed(database.db);
+    });
+    afterAll(async () => {
+      await database.close();
+      await testDb.drop();
+    });
+
+    it('is the one the address names, and the one a handle and its transactions speak', async () => {
+      expect(database.dialect).toBe(dialectFor(testDb.url));
+      expect(database.dialect.name).toBe(name);
+      expect(dialectOf(database.db)).toBe(database.dialect);
+      const inside = await database.db.transaction().execute((trx) => Promise.resolve(dialectOf(trx)));
+      expect(inside).toBe(database.dialect);
+    });
+
+    it('stores its true in a boolean column and reads it back as true', async () => {
+      await database.db.updateTable('user').set({ emailVerified: database.dialect.true }).where('id', '=', 'u1').execute();
+      const row = await database.db
+        .selectFrom('user')
+        .select('id')
+        .where(sql<boolean>`${sql.ref('emailVerified')} = ${database.dialect.true}`)
+        .execute();
+      expect(row).toEqual([{ id: 'u1' }]);
+    });
+
+    it('finds cards by word prefix, a name hit first, and nothing else', async () => {
+      const db = database.db;
+      const hits = await db
+        .selectFrom(database.dialect.cardHits(db, ['appl']).as('hits'))
+        .select(['hits.id'])
+        .orderBy('hits.rank')
+        .orderBy('hits.id')
+        .execute();
+      expect(hits.map((h) => h.id)).toEqual([seeded.cards.inName, seeded.cards.inContent]);
+      const both = await db
+        .selectFrom(database.dialect.cardHits(db, ['apples', 'autumn']).as('hits'))
+        .select('hits.id')
+        .execute();
+      expect(both.map((h) => h.id)).toEqual([seeded.cards.inName]);
+      const none = await db
+        .selectFrom(database.dialect.cardHits(db, ['zebra']).as('hits'))
+        .select('hits.id')
+        .execute();
+      expect(none).toEqual([]);
+    });
+
+    it('builds JSON objects and ordered arrays in SQL, an empty array for no rows', async () => {
+      const { json } = database.dialect;
+      const from = '(SELECT 2 AS x UNION ALL SELECT 1 AS x) AS t';
+      const empty = '(SELECT 1 AS x) AS t WHERE t.x > 1';
+      const text = json.text(
+        json.object({ list: json.array('t.x', 't.x', from), none: json.array('t.x', 't.x', empty), name: "'a'" }),
+      );
+      const { rows } = await sql<{ value: string }>`SELECT ${sql.raw(text)} AS value`.execute(database.db);
+      expect(JSON.parse(rows[0]!.value)).toEqual({ list: [1, 2], none: [], name: 'a' });
+    });
+
+    it('lets writes to one board take turns where the database runs several at once', async () => {
+      const order: string[] = [];
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const first = database.dialect.takeTurns(1, async () => {
+        order.push('enter 1');
+        await gate;
+        order.push('exit 1');
+      });
+      const second = database.dialect.takeTurns(1, () => {
+        order.push('enter 2');
+        order.push('exit 2');
+        return Promise.resolve();
+      });
+      await until(() => order.length >= (name === 'postgres' ? 1 : 3));
+      open();
+      await Promise.all([first, second]);
+      expect(order).toEqual(
+        name === 'postgres'
+          ? ['enter 1', 'exit 1', 'enter 2', 'exit 2']
+          : // One connection already runs one transaction at a time: no queue of its own.
+            ['enter 1', 'enter 2', 'exit 2', 'exit 1'],
+      );
+    });
+
+    it('reads one moment in a snapshot while others write', async () => {
+      const count = async (db: Db) =>
+        Number(
+          (
+            await db
+              .selectFrom('boards')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await count(database.db);
+      const seen = await database.snapshot(async (snap) => {
+        const first = await count(snap);
+        const at = nowIso();
+        await database.db
+          .insertInto('boards')
+          .values({
+            ownerId: 'u1',
+            name: 'Later',
+            style: 'kanban',
+            status: 'private',
+            image: null,
+            color: null,
+            archivedAt: null,
+            createdAt: at,
+            updatedAt: at,
+          })
+          .execute();
+        return [first, await count(snap)];
+      });
+      expect(seen).toEqual([before, before]);
+      expect(await count(database.db)).toBe(before + 1);
+    });
+
+    it.runIf(name === 'postgres')('locks rows for update, and skip locked passes over them', async () => {
+      const { db, dialect } = database;
+      const [locked, ...others] = seeded.boardIds;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let lockTaken!: () => void;
+      const taken = new Promise<void>((resolve) => (lockTaken = resolve));
+      const holder = db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('boards')
+          .select('id')
+          .where('id', '=', locked!)
+          .$call((q) => dialect.lockForUpdate(q))
+          .execute();
+        lockTaken();
+        await held;
+      });
+      await taken;
+      const free = await db.transaction().execute((trx) =>
+        trx
+          .selectFrom('boards')
+          .select('id')
+          .where('id', 'in', seeded.boardIds)
+          .orderBy('id')
+          .$call((q) => dialect.skipLocked(q))
+          .execute(),
+      );
+      expect(free.map((r) => r.id)).toEqual(others);
+      // A plain lock waits for the holder: it gets the row only once the holder is done.
+      let waited = false;
+      const waiter = db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('boards')
+          .select('id')
+          .where('id', '=', locked!)
+          .$call((q) => dialect.lockForUpdate(q))
+          .execute();
+        waited = true;
+      });
+      const waiting = sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE wait_event_type = 'Lock' AND datname = current_database()`;
+      await until(async () => (await waiting.execute(db)).rows[0]!.n >= 1);
+      expect(waited).toBe(false);
+      release();
+      await Promise.all([holder, waiter]);
+      expect(waited).toBe(true);
+    });
+
+    it.runIf(name === 'sqlite')('adds no row locks (one writer at a time) and claims rows as they are', async () => {
+      const { db, dialect } = database;
+      const query = db.selectFrom('boards').select('id').where('id', 'in', seeded.boardIds).orderBy('id');
+      expect(dialect.lockForUpdate(query).compile().sql).toBe(query.compile().sql);
+      expect((await dialect.skipLocked(query).execute()).map((r) => r.id)).toEqual(seeded.boardIds);
+    });
+
+    it('announces to listeners only what commits, or says there are none', async () => {
+      const { db, dialect } = database;
+      const heard: Array<[string, unknown]> = [];
+      let connected = false;
+      const stop = dialect.listen(testDb.url, ['tavla_test_a', 'tavla_test_b'], {
+        message: (channel, payload) => heard.push([channel, JSON.parse(payload)]),
+        connected: () => {
+          connected = true;
+          return Promise.resolve();
+        },
+        warn: () => undefined,
+      });
+      if (name === 'sqlite') {
+        expect(stop).toBeNull();
+        expect(await dialect.notify(db, 'tavla_test_a', { n: 1 })).toBe(false);
+        return;
+      }
+      try {
+        await until(() => connected);
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            expect(await dialect.notify(trx, 'tavla_test_a', { n: 'rolled back' })).toBe(true);
+            throw new Error('roll back');
+          })
+          .catch(() => undefined);
+        await db.transaction().execute((trx) => dialect.notify(trx, 'tavla_test_a', { n: 1 }));
+        await dialect.notify(db, 'tavla_test_b', { n: 2 });
+        await dialect.notify(db, 'tavla_test_other', { n: 3 });
+        await until(() => heard.length >= 2);
+        expect(heard).toEqual([
+          ['tavla_test_a', { n: 1 }],
+          ['tavla_test_b', { n: 2 }],
+        ]);
+      } finally {
+        await stop?.();
+      }
+    });
+
+    it('reads a query through a server cursor in batches where there is one', async () => {
+      const { db, dialect } = database;
+      const query = db.selectFrom('cards').select('id').orderBy('id');
+      await db.transaction().execute(async (trx) => {
+        const cursor = dialectOf(trx).cursor<{ id: number }>(trx, query, 2);
+        if (name === 'sqlite') return expect(cursor).toBeNull();
+        expect(cursor).not.toBeNull();
+        const first = await cursor!.next();
+        const second = await cursor!.next();
+        await cursor!.close();
+        expect([...first, ...second].map((r) => r.id)).toEqual(Object.values(seeded.cards).sort((a, b) => a - b));
+        expect(first).toHaveLength(2);
+      });
+      expect(dialect).toBe(dialectOf(db));
+    });
+  });
+}

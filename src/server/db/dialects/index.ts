@@ -1,0 +1,121 @@
+import { PostgresAdapter, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import type { Db } from '../database.js';
+import type { DialectName } from '../dialect.js';
+import type { Target } from '../dump/restore-target.js';
+import { postgres } from './postgres.js';
+import { sqlite } from './sqlite.js';
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, behind one face:
+ * services and routes call these and never ask which database they run on
+ * (seam.test.ts holds them to it). Stateless: one object per database kind.
+ */
+export interface Dialect {
+  /** For logs, the auth library's adapter and dump headers: never for deciding what to do. */
+  readonly name: DialectName;
+  /** The database's name as people know it (`SQLite`, `PostgreSQL`), for messages. */
+  readonly label: string;
+  /** The value of `true` in a boolean column. */
+  readonly true: boolean | number;
+
+  /** Opens the requests' connection (SQLite) or pool (PostgreSQL). */
+  open(url: string): Db;
+  /** Consistent read-only views for exports, on connections apart from the requests' (see `Snapshots`). */
+  openSnapshots(url: string, main: Db, connections: number): Snapshots;
+
+  /** Keeps the selected rows locked until the transaction ends (`FOR UPDATE [OF …]`); SQLite has one writer and needs none. */
+  lockForUpdate<Q extends AnySelect>(query: Q, of?: string[]): Q;
+  /** Locks the selected rows, passing over those another transaction holds (`FOR UPDATE SKIP LOCKED`), so workers claim different rows. */
+  skipLocked<Q extends AnySelect>(query: Q): Q;
+  /**
+   * Writes to one board take turns within this process before they ask for a
+   * connection (PostgreSQL: waiting here holds no pooled connection, the row
+   * lock still decides across processes). SQLite runs `work` at once: its one
+   * connection already runs one transaction at a time.
+   */
+  takeTurns<T>(boardId: number, work: () => Promise<T>): Promise<T>;
+
+  /**
+   * Announces `payload` on `channel` to every process's listener once the
+   * transaction of `db` commits (at once outside one). Answers whether
+   * listeners will hear it: false on SQLite, which serves one process that
+   * must deliver it in memory itself.
+   */
+  notify(db: Db, channel: string, payload: object): Promise<boolean>;
+  /**
+   * Hears `channels` on a connection of its own, reconnecting when it is
+   * lost; `connected` runs after every (re)connection (to catch up on what
+   * was missed). Null on SQLite: there are no other processes to hear.
+   */
+  listen(url: string, channels: readonly string[], handlers: ListenHandlers): (() => Promise<void>) | null;
+
+  /** JSON built in SQL, for the exports. */
+  readonly json: JsonFunctions;
+  /**
+   * A server-side cursor over `query` (in the snapshot's transaction), read
+   * `size` rows at a time. Null where the database keeps none: the caller
+   * pages by key instead.
+   */
+  cursor<R>(db: Db, query: RawBuilder<unknown> | AnySelect, size: number): Cursor<R> | null;
+  /**
+   * The cards matching every term as a word prefix in their name or
+   * description: `(id, rank)`, lower rank first. The terms must be plain
+   * words (letters and digits).
+   */
+  cardHits(db: Db, terms: readonly string[]): AnySelect<{ id: number; rank: number }>;
+
+  /** Writes the whole database as an SQL script that restores into an empty database of this kind. */
+  dump(db: Db, write: (text: string) => Promise<void>, meta: { serviceVersion: string; exportedAt: string }): Promise<void>;
+  /** The database a restore writes into. */
+  restoreTarget(url: string): Promise<Target>;
+}
+
+/** A select of any tables: the dialects' helpers work on whatever query the caller built. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySelect<O = any> = SelectQueryBuilder<any, any, O>;
+
+export interface Snapshots {
+  /**
+   * Runs `work` on one consistent view of the database, so an export taken
+   * while people keep working is a single moment (a dump whose rows refer to
+   * each other restores without dangling references).
+   */
+  run<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  message(channel: string, payload: string): void;
+  connected(): Promise<void>;
+  warn(error: unknown, message: string): void;
+}
+
+export interface JsonFunctions {
+  /** A JSON array of `value` over the rows of `from`, ordered; `[]` when there are none. */
+  array(value: string, order: string, from: string): string;
+  object(pairs: Record<string, string>): string;
+  /** A JSON value as text. */
+  text(value: string): string;
+}
+
+export interface Cursor<R> {
+  /** The next rows; fewer than the cursor's size at the end. */
+  next(): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+const byName: Record<DialectName, Dialect> = { sqlite, postgres };
+
+/** `DATABASE_URL` picks the dialect: `sqlite://<file>` or `postgres://…`. */
+export function dialectFor(url: string): Dialect {
+  return url.startsWith('sqlite:') ? sqlite : postgres;
+}
+
+export function dialectNamed(name: DialectName): Dialect {
+  return byName[name];
+}
+
+/** The dialect a database handle (or one of its transactions) speaks, from the driver adapter they share. */
+export function dialectOf(db: Db): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite;
+}

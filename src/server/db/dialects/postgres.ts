@@ -1,0 +1,110 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from '../database.js';
+import { dumpPostgres } from '../dump/dump-postgres.js';
+import { postgresRestoreTarget } from '../dump/restore-target.js';
+import type { Schema } from '../schema.js';
+import type { Cursor, Dialect, Snapshots } from './index.js';
+import { listenOn } from './pg-listen.js';
+import { pgTypes } from './pg-types.js';
+import { jsonPairs } from './sqlite.js';
+import { takeTurns } from './turns.js';
+
+let cursors = 0;
+
+/** PostgreSQL: a pool per process, any number of processes; row locks and NOTIFY keep them in step. */
+export const postgres: Dialect = {
+  name: 'postgres',
+  label: 'PostgreSQL',
+  true: true,
+
+  open(url) {
+    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+    // An idle client that loses its server must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  },
+
+  openSnapshots: (url, _main, connections) => postgresSnapshots(url, connections),
+
+  lockForUpdate: (query, of) => (of ? query.forUpdate(of) : query.forUpdate()) as typeof query,
+  skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
+  takeTurns,
+
+  async notify(db, channel, payload) {
+    await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`.execute(db);
+    return true;
+  },
+  listen: listenOn,
+
+  json: {
+    array: (value, order, from) => `(SELECT coalesce(json_agg(${value} ORDER BY ${order}), '[]'::json) FROM ${from})`,
+    object: (p) => `json_build_object(${jsonPairs(p)})`,
+    text: (value) => `(${value})::text`,
+  },
+
+  // A cursor lives in its transaction: the export's snapshot is one.
+  cursor<R>(db: Db, query: Parameters<Dialect['cursor']>[1], size: number): Cursor<R> {
+    const name = sql.raw(`export_cursor_${++cursors}`);
+    let declared = false;
+    return {
+      async next() {
+        if (!declared) {
+          await sql`DECLARE ${name} NO SCROLL CURSOR FOR ${query}`.execute(db);
+          declared = true;
+        }
+        return (await sql<R>`FETCH ${sql.raw(String(size))} FROM ${name}`.execute(db)).rows;
+      },
+      async close() {
+        if (!declared) return;
+        declared = false;
+        await sql`CLOSE ${name}`.execute(db).catch(() => undefined);
+      },
+    };
+  },
+
+  cardHits(db, terms) {
+    const query = terms.map((t) => `${t}:*`).join(' & ');
+    // Negated, so that lower comes first as with SQLite's bm25.
+    return db
+      .selectFrom('cards')
+      .select(['cards.id', sql<number>`-ts_rank(cards.search, to_tsquery('simple', ${query}))`.as('rank')])
+      .where(sql<boolean>`cards.search @@ to_tsquery('simple', ${query})`);
+  },
+
+  dump: dumpPostgres,
+  restoreTarget: postgresRestoreTarget,
+};
+
+/**
+ * A read-only REPEATABLE READ transaction on a connection of a pool of its
+ * own (`connections` at most), never one of the requests' pool: an export
+ * streams to a reader that may be slow or stall, and it must never hold what
+ * the rest of the service needs meanwhile.
+ */
+function postgresSnapshots(url: string, connections: number): Snapshots {
+  let pool: Kysely<Schema> | undefined;
+  return {
+    run(work) {
+      pool ??= new Kysely<Schema>({ dialect: new PostgresDialect({ pool: exportPool(url, connections) }) });
+      return pool
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          await sql`SET TRANSACTION READ ONLY`.execute(trx);
+          await sql`SET LOCAL TIME ZONE 'UTC'`.execute(trx);
+          return work(trx);
+        });
+    },
+    close: async () => {
+      await pool?.destroy();
+      pool = undefined;
+    },
+  };
+}
+
+function exportPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, application_name: 'tavla-export' });
+  pool.on('error', () => undefined);
+  return pool;
+}
