@@ -46,7 +46,7 @@ import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
 import { createReadCaches } from './access/read-caches.js';
-import { listenForCacheInvalidation } from './db/dialects/postgres-cache-invalidation.js';
+import { keepCachesFresh } from './access/cache-invalidation.js';
 import { removeOwnedBoards } from './features/boards/account-removal.js';
 import { projectRoot, serviceVersion } from './version.js';
 
@@ -91,11 +91,7 @@ export async function buildApp({
   accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
   app.decorate('deps', deps);
   const readCaches = createReadCaches(database, deps.bus);
-  // One process on SQLite hears every change on its bus; on PostgreSQL the others' arrive by NOTIFY.
-  const stopInvalidation =
-    database.dialect === 'postgres'
-      ? listenForCacheInvalidation(config.databaseUrl, readCaches.caches, app.log)
-      : (readCaches.caches.setLive(true), () => Promise.resolve());
+  const stopInvalidation = keepCachesFresh(database.dialect, config.databaseUrl, readCaches.caches, app.log);
   app.addHook('onClose', async () => {
     await stopInvalidation();
     readCaches.stop();

@@ -5,7 +5,7 @@ import { createTestDatabase, dialects } from '../../../test/databases.js';
 import { BASE_URL, eachDialect, startApp, type TestContext, type TestUser } from '../../../test/harness.js';
 import { Viewer } from '../../../test/realtime-client.js';
 import { hashKey } from '../auth/actor.js';
-import { LISTENER_NAME } from '../db/dialects/postgres-cache-invalidation.js';
+import { LISTENER_NAME } from './cache-invalidation.js';
 import { readCachesOf } from './read-caches.js';
 
 const origin = { origin: BASE_URL };

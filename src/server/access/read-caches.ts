@@ -1,6 +1,5 @@
 import { ActorCache } from '../auth/actor-cache.js';
 import type { Database, Db } from '../db/database.js';
-import { notifyProcesses } from '../db/notify.js';
 import type { EventBus } from '../events/bus.js';
 import { BoardAccessCache } from './board-access-cache.js';
 
@@ -64,5 +63,5 @@ export function createReadCaches(database: Database, bus: EventBus): { caches: R
  */
 export async function accountChanged(database: Database, userId: string): Promise<void> {
   readCachesOf(database.db)?.actors.forgetAccount(userId);
-  await notifyProcesses(database, ACCOUNTS_CHANNEL, { userId });
+  await database.dialect.notify(database.db, ACCOUNTS_CHANNEL, { userId });
 }

@@ -24,9 +24,10 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   const stopListening = listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log);
   // Who views a board, across processes: announced as often as sockets are pinged, within 1 to 5 s.
   const presenceHeartbeatMs = Math.max(1000, Math.min(options.heartbeatMs, 5000));
-  const presence = stopListening
-    ? relayPresence(deps.config.databaseUrl, hub, app.log, { heartbeatMs: presenceHeartbeatMs, ttlMs: 3 * presenceHeartbeatMs })
-    : null;
+  const presence = relayPresence(deps.database.dialect, deps.config.databaseUrl, hub, app.log, {
+    heartbeatMs: presenceHeartbeatMs,
+    ttlMs: 3 * presenceHeartbeatMs,
+  });
   if (presence) hub.attachPresence(presence);
 
   app.addHook('onClose', async () => {

@@ -63,7 +63,7 @@ export function listenForEvents(
     for (const row of rows) hub.notify(row.id, row.version);
   };
 
-  const stop = database.dialect.listen(url, [EVENTS_CHANNEL, NOTIFICATIONS_CHANNEL, REVOCATIONS_CHANNEL], {
+  const listener = database.dialect.listen(url, [EVENTS_CHANNEL, NOTIFICATIONS_CHANNEL, REVOCATIONS_CHANNEL], {
     message,
     connected: async () => {
       await sweep();
@@ -73,7 +73,7 @@ export function listenForEvents(
     warn: (error, text) => log.warn({ err: error }, `event ${text}`),
   });
   // One process (SQLite) hears its own in memory.
-  if (stop === null) return null;
+  if (listener === null) return null;
 
   const sweeper = setInterval(
     () => void sweep().catch((error: unknown) => log.warn({ err: error }, 'event sweep failed')),
@@ -82,6 +82,6 @@ export function listenForEvents(
   sweeper.unref();
   return async () => {
     clearInterval(sweeper);
-    await stop();
+    await listener.stop();
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type { Dialect, Listener } from '../db/dialects/index.js';
 import type { Viewer } from '../../shared/events.js';
 import type { Hub, RemotePresence } from './hub.js';
 
@@ -46,33 +46,27 @@ export interface PresenceRelay extends RemotePresence {
  * TTL; one whose connection comes back says `hello`, and everyone re-announces.
  */
 export function relayPresence(
+  dialect: Dialect,
   url: string,
   hub: Hub,
   log: FastifyBaseLogger,
   { heartbeatMs, ttlMs }: PresenceRelayOptions,
-): PresenceRelay {
+): PresenceRelay | null {
   const self = randomUUID();
   const peers = new Map<string, Peer>();
-  let client: pg.Client | null = null;
+  let connected = false;
   let stopped = false;
-  let retry: NodeJS.Timeout | undefined;
+  let listener: Listener | null = null;
 
-  // One query at a time on the one connection: the order sent is the order the others hear.
-  let sending = Promise.resolve();
   const send = (message: Message) => {
-    const on = client;
-    if (!on) return;
-    const payload = JSON.stringify(message);
-    sending = sending
-      .then(() => on.query('select pg_notify($1, $2)', [PRESENCE_CHANNEL, payload]))
-      .then(
-        () => undefined,
-        (error: unknown) => log.warn({ err: error }, 'presence not announced'),
-      );
+    if (!listener || !connected) return;
+    listener
+      .send(PRESENCE_CHANNEL, JSON.stringify(message))
+      .catch((error: unknown) => log.warn({ err: error }, 'presence not announced'));
   };
 
   const announce = (boardId: number, viewers: Viewer[]) => {
-    if (stopped || !client) return; // the full announcement after (re)connecting carries it
+    if (stopped || !connected) return; // the full announcement after (re)connecting carries it
     let part: Viewer[] = [];
     let size = 0;
     let first = true;
@@ -129,40 +123,28 @@ export function relayPresence(
     hub.remotePresenceChanged(message.b);
   };
 
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url, application_name: 'tavla-presence' });
-    next.on('notification', (message) => {
-      if (message.channel === PRESENCE_CHANNEL && message.payload) receive(message.payload);
-    });
-    next.on('error', (error) => {
-      log.warn({ err: error }, 'presence connection lost; reconnecting');
-      void next.end().catch(() => undefined);
-      if (client === next) client = null;
-      schedule(1000);
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${PRESENCE_CHANNEL}`);
-      if (stopped) return void (await next.end());
-      // What we held may be stale (announcements missed while cut off): start again from what the others say.
-      for (const id of [...peers.keys()]) forget(id);
-      client = next;
-      send({ p: self, t: 'hello' });
-      announceAll();
-    } catch (error) {
-      log.warn({ err: error }, 'presence connection failed; retrying');
-      void next.end().catch(() => undefined);
-      schedule(2000);
-    }
-  };
-
-  const schedule = (ms: number) => {
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, ms);
-  };
+  listener = dialect.listen(
+    url,
+    [PRESENCE_CHANNEL],
+    {
+      message: (_channel, payload) => receive(payload),
+      connected: () => {
+        // What we held may be stale (announcements missed while cut off): start again from what the others say.
+        for (const id of [...peers.keys()]) forget(id);
+        connected = true;
+        send({ p: self, t: 'hello' });
+        announceAll();
+      },
+      lost: () => {
+        connected = false;
+      },
+      warn: (error, text) => log.warn({ err: error }, `presence ${text}`),
+    },
+    { name: 'tavla-presence' },
+  );
+  // One process (SQLite) has every viewer in its own hub.
+  if (!listener) return null;
+  const own = listener;
 
   const heartbeat = setInterval(() => {
     send({ p: self, t: 'alive' });
@@ -175,16 +157,12 @@ export function relayPresence(
     if (stopped) return;
     if (goodbye) send({ p: self, t: 'bye' });
     stopped = true;
+    connected = false;
     clearInterval(heartbeat);
-    clearTimeout(retry);
-    const last = client;
-    client = null;
     peers.clear();
-    await sending;
-    await last?.end().catch(() => undefined);
+    await own.stop();
   };
 
-  void connect();
   return {
     announce,
     viewers: (boardId) => [...peers.values()].flatMap((peer) => peer.boards.get(boardId) ?? []),

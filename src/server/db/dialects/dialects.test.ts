@@ -273,7 +273,7 @@ for (const name of dialects) {
       const { db, dialect } = database;
       const heard: Array<[string, unknown]> = [];
       let connected = false;
-      const stop = dialect.listen(testDb.url, ['tavla_test_a', 'tavla_test_b'], {
+      const listener = dialect.listen(testDb.url, ['tavla_test_a', 'tavla_test_b'], {
         message: (channel, payload) => heard.push([channel, JSON.parse(payload)]),
         connected: () => {
           connected = true;
@@ -282,7 +282,7 @@ for (const name of dialects) {
         warn: () => undefined,
       });
       if (name === 'sqlite') {
-        expect(stop).toBeNull();
+        expect(listener).toBeNull();
         expect(await dialect.notify(db, 'tavla_test_a', { n: 1 })).toBe(false);
         return;
       }
@@ -298,13 +298,18 @@ for (const name of dialects) {
         await db.transaction().execute((trx) => dialect.notify(trx, 'tavla_test_a', { n: 1 }));
         await dialect.notify(db, 'tavla_test_b', { n: 2 });
         await dialect.notify(db, 'tavla_test_other', { n: 3 });
-        await until(() => heard.length >= 2);
+        // What the listener sends itself arrives in order, after what was already announced.
+        await listener!.send('tavla_test_b', JSON.stringify({ n: 4 }));
+        await listener!.send('tavla_test_a', JSON.stringify({ n: 5 }));
+        await until(() => heard.length >= 4);
         expect(heard).toEqual([
           ['tavla_test_a', { n: 1 }],
           ['tavla_test_b', { n: 2 }],
+          ['tavla_test_b', { n: 4 }],
+          ['tavla_test_a', { n: 5 }],
         ]);
       } finally {
-        await stop?.();
+        await listener?.stop();
       }
     });
 

@@ -47,7 +47,7 @@ export interface Dialect {
    * lost; `connected` runs after every (re)connection (to catch up on what
    * was missed). Null on SQLite: there are no other processes to hear.
    */
-  listen(url: string, channels: readonly string[], handlers: ListenHandlers): (() => Promise<void>) | null;
+  listen(url: string, channels: readonly string[], handlers: ListenHandlers, options?: ListenOptions): Listener | null;
 
   /** JSON built in SQL, for the exports. */
   readonly json: JsonFunctions;
@@ -86,8 +86,25 @@ export interface Snapshots {
 
 export interface ListenHandlers {
   message(channel: string, payload: string): void;
-  connected(): Promise<void>;
+  connected(): Promise<void> | void;
+  /** The connection is gone (a reconnection follows): whatever was announced meanwhile is not heard. */
+  lost?(): void;
   warn(error: unknown, message: string): void;
+}
+
+export interface ListenOptions {
+  /** How the connection shows among the database's sessions. */
+  name?: string;
+}
+
+export interface Listener {
+  /**
+   * Announces `payload` on `channel` over this listener's own connection, so
+   * what one process sends reaches the others in the order it was sent.
+   * Nothing is sent while the connection is down (`connected` follows).
+   */
+  send(channel: string, payload: string): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface JsonFunctions {
