@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import type { OpenedFile } from '../../files/store.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -14,9 +14,10 @@ declare module 'fastify' {
 }
 import { AddressLimiter } from './rate-limit.js';
 import { isStoredName } from '../../files/store.js';
-import { notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import {
   createPublicLink,
+  linkGone,
   linkedBoard,
   publicBoard,
   publicImage,
@@ -110,28 +111,30 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps, options
       async (request) => ({ version: await publicVersion(deps.database.db, request.params.token) }),
     );
 
-    r.get(
-      '/api/public/:token/realtime',
-      {
-        websocket: true,
-        schema: {
-          tags,
-          summary:
-            'WebSocket of the board’s changes for an open public view, nobody’s name or address in them (404 before the upgrade for a link that does not work; closed with 4404 once it is revoked)',
-          security: [],
-          params,
-          response: errors,
-        },
-        onRequest: async (request) => {
-          const { token } = request.params as { token: string };
-          // The pattern is checked by validation, which runs after this hook.
-          if (!/^[0-9a-f]{64}$/.test(token)) throw notFound('This link does not work (any more)');
-          request.publicBoardId = (await linkedBoard(deps.database.db, token)).id;
-        },
+    const socketSchema: FastifySchema = {
+      tags,
+      summary:
+        'WebSocket of the board’s changes for an open public view, nobody’s name or address in them (404 before the upgrade for a link that does not work; closed with 4404 once it is revoked)',
+      security: [],
+      params,
+      response: errors,
+    };
+    // `wsHandler` rather than `websocket: true`, which would hide the route from the OpenAPI document.
+    scope.route<{ Params: { token: string } }>({
+      method: 'GET',
+      url: '/api/public/:token/realtime',
+      schema: socketSchema,
+      onRequest: async (request) => {
+        // Before the upgrade, so a link that does not work is refused with 404 (validation runs later, hence the pattern here).
+        if (!/^[0-9a-f]{64}$/.test(request.params.token)) throw linkGone();
+        request.publicBoardId = (await linkedBoard(deps.database.db, request.params.token)).id;
       },
-      (socket, request) =>
+      wsHandler: (socket, request) =>
         servePublicSocket(viewers, socket, request.params.token, request.publicBoardId ?? 0, options.heartbeatMs),
-    );
+      handler: async () => {
+        throw badRequest('Connect with a WebSocket upgrade');
+      },
+    });
 
     r.get(
       '/api/public/:token/image/:name',

@@ -55,7 +55,9 @@ export function publicDelivery(event: BoardEvent): PublicDelivery {
     case 'card.restored': {
       const card: Card = as('card.updated').card;
       if (card.archivedAt !== null) return { change: () => ({ name: 'card.removed', cardId: card.id }) };
-      return { change: (token) => ({ name: 'card.changed', areaId: card.area, index: card.sort, card: publicCard(card, token) }) };
+      return {
+        change: (token) => ({ name: 'card.changed', areaId: card.area, index: card.sort, card: publicCard(card, token) }),
+      };
     }
     case 'card.moved': {
       const { cardId, toAreaId, newIndex } = as('card.moved');

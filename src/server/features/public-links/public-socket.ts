@@ -95,7 +95,8 @@ export function servePublicSocket(
  */
 export function feedPublicViewers(app: FastifyInstance, deps: Deps, viewers: PublicViewers, sweepMs = 5000): void {
   const unsubscribe = deps.bus.subscribe((events) => viewers.publish(events));
-  const stop = deps.database.dialect === 'postgres' ? listen(deps.config.databaseUrl, deps.database, viewers, app.log, sweepMs) : null;
+  const stop =
+    deps.database.dialect === 'postgres' ? listen(deps.config.databaseUrl, deps.database, viewers, app.log, sweepMs) : null;
   app.addHook('onClose', async () => {
     unsubscribe();
     await stop?.();
@@ -160,7 +161,10 @@ function listen(url: string, database: Database, viewers: PublicViewers, log: Fa
     }
   };
 
-  const sweeper = setInterval(() => void sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')), sweepMs);
+  const sweeper = setInterval(
+    () => void sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
+    sweepMs,
+  );
   sweeper.unref();
   void connect();
   return async () => {
