@@ -131,7 +131,7 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps, options
       },
       wsHandler: (socket, request) =>
         servePublicSocket(viewers, socket, request.params.token, request.publicBoardId ?? 0, options.heartbeatMs),
-      handler: async () => {
+      handler: () => {
         throw badRequest('Connect with a WebSocket upgrade');
       },
     });
