@@ -89,7 +89,8 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
     await visitor.page.keyboard.press('Escape');
 
     // Ada moves and renames the card: the visitor sees both live, well before the fallback poll (10 s) would.
-    expect(sockets).toEqual([expect.stringMatching(/\/api\/public\/[0-9a-f]{64}\/realtime$/)]);
+    expect(sockets.length).toBeGreaterThan(0);
+    for (const socket of sockets) expect(socket).toMatch(/\/api\/public\/[0-9a-f]{64}\/realtime$/);
     await ada.call('POST', '/api/data/cardMove', { cardId, fromAreaId: todo, toAreaId: done, newIndex: 0 });
     await expect.poll(() => inArea(done).count(), { timeout: 3_000 }).toBe(2);
     expect(await inArea(todo).count()).toBe(0);
