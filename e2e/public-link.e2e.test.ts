@@ -73,6 +73,8 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
 
     // A fresh browser context: no cookie, no account.
     const visitor = await newPage(browser, server.baseUrl);
+    const sockets: string[] = [];
+    visitor.page.on('websocket', (socket) => sockets.push(socket.url()));
     await visitor.page.goto(new URL(url).pathname);
     await visitor.page.getByRole('heading', { name: 'Open roadmap' }).waitFor();
     await visitor.page.getByText('Public read-only view').waitFor();
@@ -86,10 +88,14 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
     await visitor.page.getByRole('dialog', { name: 'Dark mode' }).getByText('Follow the system setting.').waitFor();
     await visitor.page.keyboard.press('Escape');
 
-    // Ada moves the card: the visitor sees it without reloading.
+    // Ada moves and renames the card: the visitor sees both live, well before the fallback poll (10 s) would.
+    expect(sockets.length).toBeGreaterThan(0);
+    for (const socket of sockets) expect(socket).toMatch(/\/api\/public\/[0-9a-f]{64}\/realtime$/);
     await ada.call('POST', '/api/data/cardMove', { cardId, fromAreaId: todo, toAreaId: done, newIndex: 0 });
-    await expect.poll(() => inArea(done).count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => inArea(done).count(), { timeout: 3_000 }).toBe(2);
     expect(await inArea(todo).count()).toBe(0);
+    await ada.call('PUT', '/api/data/card', { cardID: cardId, name: 'Dark mode, shipped' });
+    await expect.poll(() => inArea(done).first().textContent(), { timeout: 3_000 }).toContain('Dark mode, shipped');
 
     for (const scheme of ['light', 'dark'] as const) {
       for (const width of [1400, 390]) {
@@ -103,10 +109,10 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
       }
     }
 
-    // Revoked in the dialog: the open view says the link no longer works.
+    // Revoked in the dialog: the open view says at once (its socket closes) that the link no longer works.
     await dialog.getByRole('button', { name: 'Revoke link' }).click();
     await dialog.getByRole('button', { name: 'Create public link' }).waitFor();
-    await visitor.page.getByRole('heading', { name: 'This link no longer works' }).waitFor({ timeout: 10_000 });
+    await visitor.page.getByRole('heading', { name: 'This link no longer works' }).waitFor({ timeout: 3_000 });
     expect(await visitor.page.locator('[data-card-id]').count()).toBe(0);
     problems.push(...(await accessibilityProblems(visitor.page, 'public-board-gone')));
 

@@ -114,10 +114,11 @@ export async function buildApp({
   registerAuthRoutes(app, deps.auth, config.baseUrl, new SignInLockout(database.db, clock));
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
-  await publicViewRoutes(app, deps);
   registerMcp(app, deps);
   icalFeedRoute(app, deps);
   app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
+  // After the realtime routes: the public view's socket needs their WebSocket support.
+  await publicViewRoutes(app, deps, { heartbeatMs });
 
   await app.register(
     (data, _options, done) => {

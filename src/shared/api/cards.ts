@@ -23,6 +23,11 @@ export const CardListItem = Type.Object({
   sort: Type.Integer({ description: 'position among the visible cards of the area, from 0' }),
   dueDate: NullableString,
   repeatEvery: RepeatEvery,
+  repeatAnchor: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: 'a repeating card’s first date: the series keeps its day of the month (present only when the card repeats)',
+    }),
+  ),
   labels: Type.Array(LabelRef),
   assignees: Type.Array(Person, { description: 'in the order they were put on the card' }),
   assignee: NullableString,

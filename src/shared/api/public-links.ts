@@ -36,3 +36,33 @@ export const PublicBoard = Type.Object({
   areas: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), cards: Type.Array(PublicCard) })),
 });
 export type PublicBoard = Static<typeof PublicBoard>;
+
+/** Where a pasted picture of the board is served to a holder of its public link. */
+export const publicImagePath = (token: string, storedName: string) => `/api/public/${token}/image/${storedName}`;
+
+/**
+ * A change to a public board, reshaped for viewers without an account: the
+ * same fields as the first load (`PublicBoard`), never a person or an actor.
+ */
+export type PublicChange =
+  /** A card appeared or changed: replace it where it is, or put it at `index` of `areaId`. */
+  | { name: 'card.changed'; areaId: number; index: number; card: PublicCard }
+  | { name: 'card.moved'; cardId: number; toAreaId: number; newIndex: number }
+  /** Archived or deleted. */
+  | { name: 'card.removed'; cardId: number }
+  | { name: 'area.renamed'; areaId: number; areaName: string }
+  /** Archived or deleted, with its cards. */
+  | { name: 'area.removed'; areaId: number }
+  | { name: 'areas.reordered'; areaIds: number[] }
+  | { name: 'board.changed'; board: PublicBoard['board'] };
+
+/** What `GET /api/public/<token>/realtime` sends; the viewer sends nothing. */
+export type PublicServerMessage =
+  /** Connected at this version of the board: a page that has an older one reads it again. */
+  | { type: 'ready'; version: number }
+  | { type: 'change'; version: number; change: PublicChange }
+  /** Something changed that the page cannot apply by itself: read the board again. */
+  | { type: 'reload'; version: number };
+
+/** The close code of a public socket whose link stopped working (revoked, replaced, board archived or removed). */
+export const CLOSE_LINK_GONE = 4404;

@@ -30,6 +30,7 @@ export function presentListCard(row: CardRow, extras: CardExtras): CardListItem 
     sort: extras.position,
     dueDate: toIso(row.dueDate),
     repeatEvery: row.repeatEvery as CardListItem['repeatEvery'],
+    ...(row.repeatEvery && row.repeatAnchor ? { repeatAnchor: toIso(row.repeatAnchor) } : {}),
     labels: extras.labels,
     assignees: extras.assignees,
     assignee: first?.id ?? null,

@@ -1,11 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import type { OpenedFile } from '../../files/store.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, Id, errorResponses } from '../../../shared/api/common.js';
 import { PublicBoard, PublicLinkState } from '../../../shared/api/public-links.js';
 import type { Deps } from '../../deps.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The board a public socket's link opened, checked before the upgrade. */
+    publicBoardId?: number;
+  }
+}
 import { AddressLimiter } from './rate-limit.js';
-import { createPublicLink, publicBoard, publicVersion, readPublicLink, revokePublicLink } from './public-links.service.js';
+import { isStoredName } from '../../files/store.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import {
+  createPublicLink,
+  linkGone,
+  linkedBoard,
+  publicBoard,
+  publicImage,
+  publicVersion,
+  readPublicLink,
+  revokePublicLink,
+} from './public-links.service.js';
+import { feedPublicViewers, publicViewersOf, servePublicSocket } from './public-socket.js';
 
 const tags = ['Public links'];
 const BoardQuery = Type.Object({ boardId: Id });
@@ -48,9 +68,12 @@ export function publicLinkRoutes(app: FastifyInstance, deps: Deps): void {
 /**
  * What anyone with a link may read, without an account: outside the guarded
  * scope, limited per address, never cached (a revoked link must stop at once).
+ * Registered after the realtime routes, whose WebSocket support the live view uses.
  */
-export async function publicViewRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+export async function publicViewRoutes(app: FastifyInstance, deps: Deps, options: { heartbeatMs: number }): Promise<void> {
   const limiter = new AddressLimiter(deps.config.publicLinkRateLimit);
+  const viewers = publicViewersOf(deps);
+  feedPublicViewers(app, deps, viewers);
   await app.register((scope, _options, done) => {
     scope.addHook('onRequest', async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -87,6 +110,60 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps): Promis
       },
       async (request) => ({ version: await publicVersion(deps.database.db, request.params.token) }),
     );
+
+    const socketSchema: FastifySchema = {
+      tags,
+      summary:
+        'WebSocket of the board’s changes for an open public view, nobody’s name or address in them (404 before the upgrade for a link that does not work; closed with 4404 once it is revoked)',
+      security: [],
+      params,
+      response: errors,
+    };
+    // `wsHandler` rather than `websocket: true`, which would hide the route from the OpenAPI document.
+    scope.route<{ Params: { token: string } }>({
+      method: 'GET',
+      url: '/api/public/:token/realtime',
+      schema: socketSchema,
+      onRequest: async (request) => {
+        // Before the upgrade, so a link that does not work is refused with 404 (validation runs later, hence the pattern here).
+        if (!/^[0-9a-f]{64}$/.test(request.params.token)) throw linkGone();
+        request.publicBoardId = (await linkedBoard(deps.database.db, request.params.token)).id;
+      },
+      wsHandler: (socket, request) =>
+        servePublicSocket(viewers, socket, request.params.token, request.publicBoardId ?? 0, options.heartbeatMs),
+      handler: () => {
+        throw badRequest('Connect with a WebSocket upgrade');
+      },
+    });
+
+    r.get(
+      '/api/public/:token/image/:name',
+      {
+        schema: {
+          tags,
+          summary: 'A picture pasted into a card of the board the link shows (404 for any other board’s)',
+          security: [],
+          params: Type.Object({ token: params.properties.token, name: Type.String() }),
+          response: errors,
+        },
+      },
+      async (request, reply) => {
+        if (!isStoredName(request.params.name)) throw notFound('Image not found');
+        return sendImage(reply, await publicImage(deps, request.params.token, request.params.name));
+      },
+    );
     done();
   });
+}
+
+/** With the image route's safe headers: the declared type only, never sniffed, sandboxed if opened alone. */
+function sendImage(reply: FastifyReply, { file, contentType }: { file: OpenedFile; contentType: string }) {
+  return reply
+    .headers({
+      'content-type': contentType,
+      'content-length': String(file.size),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+    })
+    .send(file.stream);
 }

@@ -9,6 +9,10 @@ import { conflict, notFound } from '../../http/errors.js';
 import { visibleAreas } from '../areas/areas.service.js';
 import { visibleCardsWithHtml } from '../cards/cards.service.js';
 import { hashToken } from '../sharing/sharing.service.js';
+import { IMAGE_SERVED_TYPES } from '../attachments/attachments.service.js';
+import { uploadStore, type OpenedFile } from '../../files/store.js';
+import { publicBoardInfo, publicCard } from './public-shape.js';
+import { announceLinkChange } from './public-socket.js';
 
 /** Unknown, revoked and archived-board links all answer this, so none can be told from another. */
 export const linkGone = () => notFound('This link does not work (any more)');
@@ -39,21 +43,24 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
       .values({ boardId, tokenHash: hashToken(token), createdBy: actor.id, createdAt })
       .execute();
   });
+  // The replaced link's open views close now.
+  await announceLinkChange(deps, boardId);
   return { link: { url: `${deps.config.baseUrl}/p/${token}`, createdAt } };
 }
 
-/** Ends the board's public link; viewers find out at their next look. */
+/** Ends the board's public link; its open views close at once, in every process. */
 export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
   const { db } = deps.database;
   await db.transaction().execute(async (trx) => {
     await requireBoard(trx, actor, boardId, 'owner', { lock: true });
     await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
   });
+  await announceLinkChange(deps, boardId);
   return { link: null };
 }
 
 /** The active board a token opens, or 404. */
-async function linkedBoard(db: Db, token: string) {
+export async function linkedBoard(db: Db, token: string) {
   const board = await db
     .selectFrom('public_links')
     .innerJoin('boards', 'boards.id', 'public_links.boardId')
@@ -78,28 +85,36 @@ export async function publicBoard(db: Db, token: string): Promise<PublicBoard> {
   const board = await linkedBoard(db, token);
   const areas = await visibleAreas(db, board.id);
   return {
-    board: {
-      name: board.name,
-      style: board.style,
-      color: board.color,
-      // An uploaded cover is served to accounts only; an outside picture anyone can load.
-      image: board.image && /^https?:\/\//i.test(board.image) ? board.image : null,
-    },
+    board: publicBoardInfo(board),
     version: board.version,
     areas: await Promise.all(
       areas.map(async (area) => ({
         id: area.id,
         name: area.name,
-        cards: (await visibleCardsWithHtml(db, area.id)).map((c) => ({
-          id: c.id,
-          name: c.name,
-          html: c.html,
-          status: c.status,
-          dueDate: c.dueDate,
-          labels: c.labels,
-          checklist: c.checklist,
-        })),
+        cards: (await visibleCardsWithHtml(db, area.id)).map((c) => publicCard(c, token)),
       })),
     ),
   };
+}
+
+/**
+ * A picture pasted into the text of the board the link opens, for the
+ * public view; a picture of any other board is as unknown as a wrong name.
+ */
+export async function publicImage(
+  deps: ServiceDeps,
+  token: string,
+  storedName: string,
+): Promise<{ file: OpenedFile; contentType: string }> {
+  const { db } = deps.database;
+  const board = await linkedBoard(db, token);
+  const row = await db
+    .selectFrom('images')
+    .select(['storedName', 'filetype'])
+    .where('storedName', '=', storedName)
+    .where('boardId', '=', board.id)
+    .executeTakeFirst();
+  const file = row ? await uploadStore(deps.config.dataDir).open(row.storedName) : null;
+  if (!row || !file) throw notFound('Image not found');
+  return { file, contentType: IMAGE_SERVED_TYPES.has(row.filetype) ? row.filetype : 'application/octet-stream' };
 }

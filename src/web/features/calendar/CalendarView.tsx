@@ -84,7 +84,8 @@ export function CalendarView({ boardId, areas, writeAccess, matches, onOpen }: P
       const at = new Date(card.dueDate);
       if (at >= from && at < to) add({ card, at, ghost: false });
       if (card.repeatEvery && card.status === 0) {
-        for (const next of occurrences(card.dueDate, card.repeatEvery, from, to, now)) add({ card, at: next, ghost: true });
+        for (const next of occurrences(card.dueDate, card.repeatEvery, from, to, now, card.repeatAnchor))
+          add({ card, at: next, ghost: true });
       }
     }
     for (const list of map.values()) list.sort((a, b) => a.at.getTime() - b.at.getTime() || a.card.id - b.card.id);

@@ -89,6 +89,29 @@ describe('calendar dates', () => {
     expect(
       occurrences('2026-10-31T10:00:00.000Z', 'month', fromDayKey('2026-11-01'), fromDayKey('2027-03-01'), now).map(dayKey),
     ).toEqual(['2026-11-30', '2026-12-31', '2027-01-31', '2027-02-28']);
+    // A monthly series anchored on January 31, now due on the clamped February 28: it keeps the 31st (as the server does).
+    const anchoredNow = new Date('2027-02-20T12:00:00Z');
+    expect(
+      occurrences(
+        '2027-02-28T10:00:00.000Z',
+        'month',
+        fromDayKey('2027-03-01'),
+        fromDayKey('2027-06-01'),
+        anchoredNow,
+        '2027-01-31T10:00:00.000Z',
+      ).map(dayKey),
+    ).toEqual(['2027-03-31', '2027-04-30', '2027-05-31']);
+    // Yearly, anchored on January 31: the same day every year.
+    expect(
+      occurrences(
+        '2027-01-31T10:00:00.000Z',
+        'year',
+        fromDayKey('2027-02-01'),
+        fromDayKey('2030-02-01'),
+        new Date('2027-01-20T12:00:00Z'),
+        '2026-01-31T10:00:00.000Z',
+      ).map(dayKey),
+    ).toEqual(['2028-01-31', '2029-01-31', '2030-01-31']);
     // Nothing in a range before the series.
     expect(occurrences('2026-12-10T09:00:00.000Z', 'day', fromDayKey('2026-11-01'), fromDayKey('2026-12-01'), now)).toEqual([]);
   });

@@ -93,12 +93,23 @@ const MAX_OCCURRENCES = 62;
  * The coming dates of a repeating card that fall in [from, to): the date its
  * successor would get if it were done now (the first of the series after both
  * its due date and now, as the server decides), then each next one after that.
- * The series is anchored at the due date (the list does not carry the anchor).
+ * The series keeps the day of its anchor (`repeatAnchor`, which the list
+ * carries for a repeating card): a monthly card anchored on the 31st that is
+ * due on February 28 comes back on March 31, not March 28. Without one the
+ * due date is the anchor.
  */
-export function occurrences(dueDate: string, rhythm: Rhythm, from: Date, to: Date, now = new Date()): Date[] {
-  const anchor = new Date(dueDate);
+export function occurrences(
+  dueDate: string,
+  rhythm: Rhythm,
+  from: Date,
+  to: Date,
+  now = new Date(),
+  repeatAnchor: string | null = null,
+): Date[] {
+  const due = new Date(dueDate);
+  const anchor = repeatAnchor ? new Date(repeatAnchor) : due;
   const found: Date[] = [];
-  let next = nextDueDate(anchor, rhythm, new Date(Math.max(anchor.getTime(), now.getTime())));
+  let next = nextDueDate(anchor, rhythm, new Date(Math.max(due.getTime(), now.getTime())));
   while (next < to && found.length < MAX_OCCURRENCES) {
     if (next >= from) found.push(next);
     next = nextDueDate(anchor, rhythm, next);

@@ -1,21 +1,18 @@
 import { useMemo, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ApiError } from '../../api/client';
 import type { CardListItem } from '../../api/types';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { CardTile, type CardActions } from '../board/CardTile';
 import { boardBackground } from '../dashboard/BoardTile';
-import { fetchPublicBoard, fetchPublicVersion, POLL_MS, type PublicBoard } from './api';
+import type { PublicBoard } from './api';
+import { usePublicBoard } from './usePublicBoard';
 import '../board/board.css';
 import '../../app/shell.css';
 import './publiclink.css';
 
 type PublicCard = PublicBoard['areas'][number]['cards'][number];
-
-const gone = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
 
 /** The list shape the board's tiles draw, for a card as the public view has it (nobody on it). */
 function asTile(card: PublicCard, areaId: number, sort: number): CardListItem {
@@ -35,24 +32,13 @@ function asTile(card: PublicCard, areaId: number, sort: number): CardListItem {
 
 /**
  * `/p/:token`: a board read-only, for anyone holding the link, without an
- * account or the signed-in shell. It polls the board's version and reads the
- * board again when it moved; once the link is revoked the page says so.
+ * account or the signed-in shell, kept live through the link's socket; once
+ * the link is revoked the page says so at once.
  */
 export function PublicBoardPage() {
   const { t, i18n } = useTranslation();
   const { token = '' } = useParams();
-  const version = useQuery({
-    queryKey: ['public-board', token, 'version'],
-    queryFn: () => fetchPublicVersion(token),
-    refetchInterval: (query) => (gone(query.state.error) ? false : POLL_MS),
-    staleTime: 0,
-  });
-  const board = useQuery({
-    queryKey: ['public-board', token, version.data?.version ?? 0],
-    queryFn: () => fetchPublicBoard(token),
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-  });
+  const { board, isGone } = usePublicBoard(token);
   const [openCard, setOpenCard] = useState<PublicCard | null>(null);
   const cards = useMemo(() => new Map(board.data?.areas.flatMap((a) => a.cards.map((c) => [c.id, c] as const))), [board.data]);
   const actions = useMemo<CardActions>(
@@ -60,7 +46,7 @@ export function PublicBoardPage() {
     [cards],
   );
 
-  if (gone(version.error) || gone(board.error)) {
+  if (isGone) {
     return (
       <PublicFrame>
         <div className="board-message" role="alert">

@@ -3,8 +3,8 @@ import type { PublicBoard, PublicLinkState } from '../../../shared/api/public-li
 
 export type { PublicBoard, PublicLinkState };
 
-/** How often an open public view asks whether the board changed (or the link was revoked). */
-export const POLL_MS = 3_000;
+/** How often an open public view whose socket cannot connect asks whether the board changed (or the link was revoked). */
+export const POLL_MS = 10_000;
 
 export const publicLinkKey = (boardId: number) => ['public-link', boardId] as const;
 

@@ -1,0 +1,176 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { WebSocket } from 'ws';
+import type { PublicServerMessage } from '../../../shared/api/public-links.js';
+import { notifyProcesses } from '../../db/notify.js';
+import type { Database } from '../../db/database.js';
+import type { Deps, ServiceDeps } from '../../deps.js';
+import { EVENTS_CHANNEL } from '../../events/board-write.js';
+import { REVOCATIONS_CHANNEL } from '../../events/bus.js';
+import { PublicViewers, type PublicViewer } from './public-viewers.js';
+
+/** A socket backed up past this is too slow to keep (the page reconnects and reads the board again). */
+const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
+
+/** One registry per app instance: the owner's routes (revoke, replace) and the view routes meet in it. */
+const registries = new WeakMap<ServiceDeps['bus'], PublicViewers>();
+
+export function publicViewersOf(deps: Pick<Deps, 'bus' | 'database' | 'log'>): PublicViewers {
+  let viewers = registries.get(deps.bus);
+  if (!viewers) {
+    viewers = new PublicViewers(deps.database, deps.log);
+    registries.set(deps.bus, viewers);
+  }
+  return viewers;
+}
+
+/** What the revocation channel carries when a board's public links changed (member revocations carry a `userId`). */
+interface LinkRevocation {
+  publicLinkBoardId: number;
+}
+
+/**
+ * After a link of the board was revoked or replaced: its viewers here close
+ * at once, and every other process is told through `tavla_revocations`.
+ */
+export async function announceLinkChange(deps: Pick<Deps, 'bus' | 'database' | 'log'>, boardId: number): Promise<void> {
+  await publicViewersOf(deps).recheck(boardId);
+  const payload: LinkRevocation = { publicLinkBoardId: boardId };
+  await notifyProcesses(deps.database, REVOCATIONS_CHANNEL, payload).catch((error: unknown) =>
+    deps.log.error({ err: error }, 'public link revocation not announced to other processes'),
+  );
+}
+
+class SocketViewer implements PublicViewer {
+  constructor(
+    readonly token: string,
+    private readonly socket: WebSocket,
+  ) {}
+
+  send(message: PublicServerMessage): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) return this.socket.terminate();
+    this.socket.send(JSON.stringify(message));
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+}
+
+/**
+ * Serves an upgraded public socket: the link was checked before the upgrade
+ * (an unknown or revoked one answered 404); the viewer only listens, so any
+ * frame it sends closes the connection.
+ */
+export function servePublicSocket(
+  viewers: PublicViewers,
+  socket: WebSocket,
+  token: string,
+  boardId: number,
+  heartbeatMs: number,
+): void {
+  const viewer = new SocketViewer(token, socket);
+  void viewers.add(viewer, boardId);
+  let alive = true;
+  socket.on('pong', () => (alive = true));
+  const heartbeat = setInterval(() => {
+    if (!alive) return socket.terminate();
+    alive = false;
+    socket.ping();
+  }, heartbeatMs);
+  socket.on('message', () => socket.close(1008, 'This socket only sends'));
+  socket.on('close', () => {
+    clearInterval(heartbeat);
+    void viewers.remove(viewer, boardId);
+  });
+}
+
+/**
+ * Feeds the registry: this process's commits from the bus and, on
+ * PostgreSQL, other processes' versions and link revocations through
+ * LISTEN. A notification lost while the connection was down is made up by
+ * a sweep of the watched boards (their versions and their links), so a
+ * change or a revocation from elsewhere is at worst a sweep late.
+ */
+export function feedPublicViewers(app: FastifyInstance, deps: Deps, viewers: PublicViewers, sweepMs = 5000): void {
+  const unsubscribe = deps.bus.subscribe((events) => viewers.publish(events));
+  const stop =
+    deps.database.dialect === 'postgres' ? listen(deps.config.databaseUrl, deps.database, viewers, app.log, sweepMs) : null;
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    await stop?.();
+  });
+}
+
+function listen(url: string, database: Database, viewers: PublicViewers, log: FastifyBaseLogger, sweepMs: number) {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const onNotification = (channel: string, payload: string) => {
+    try {
+      const message = JSON.parse(payload) as Partial<LinkRevocation & { boardId: number; version: number }>;
+      if (channel === REVOCATIONS_CHANNEL && typeof message.publicLinkBoardId === 'number')
+        void viewers.recheck(message.publicLinkBoardId);
+      else if (channel === EVENTS_CHANNEL && typeof message.boardId === 'number' && typeof message.version === 'number')
+        viewers.notify(message.boardId, message.version);
+    } catch (error) {
+      log.warn({ err: error }, 'unreadable notification for public views');
+    }
+  };
+
+  const sweep = async () => {
+    const boards = viewers.watchedBoards();
+    if (boards.length === 0) return;
+    const rows = await database.db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boards).execute();
+    for (const row of rows) viewers.notify(row.id, row.version);
+    await Promise.all(boards.map((id) => viewers.recheck(id)));
+  };
+
+  const schedule = (ms: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, ms);
+  };
+
+  const connect = async () => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.payload) onNotification(message.channel, message.payload);
+    });
+    next.on('error', (error) => {
+      log.warn({ err: error }, 'public view listener connection lost; reconnecting');
+      void next.end().catch(() => undefined);
+      if (client === next) client = null;
+      schedule(1000);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await next.query(`LISTEN ${REVOCATIONS_CHANNEL}`);
+      if (stopped) return void (await next.end());
+      client = next;
+      await sweep();
+    } catch (error) {
+      log.warn({ err: error }, 'public view listener could not connect; retrying');
+      void next.end().catch(() => undefined);
+      schedule(2000);
+    }
+  };
+
+  const sweeper = setInterval(
+    () => void sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
+    sweepMs,
+  );
+  sweeper.unref();
+  void connect();
+  return async () => {
+    stopped = true;
+    clearInterval(sweeper);
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
+}
