@@ -2,7 +2,8 @@ import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { redactEvents } from '../../realtime/event-log.js';
 import { texts } from '../../i18n/messages.js';
-import { boardAudience, notify } from '../notifications/notifications.service.js';
+import { boardAudience } from '../../access/audience.js';
+import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
