@@ -65,9 +65,10 @@ export async function boardAudience(db: Db, boardId: number): Promise<string[]> 
 export async function boardReaders(db: Db, boardId: number): Promise<(userId: string) => boolean> {
   const board = await db.selectFrom('boards').select(['ownerId', 'status']).where('id', '=', boardId).executeTakeFirst();
   const members = new Map(
-    (await db.selectFrom('board_members').select(['userId', 'permission']).where('boardId', '=', boardId).execute()).map(
-      (m) => [m.userId, m.permission],
-    ),
+    (await db.selectFrom('board_members').select(['userId', 'permission']).where('boardId', '=', boardId).execute()).map((m) => [
+      m.userId,
+      m.permission,
+    ]),
   );
   return (userId) => board !== undefined && levelOf(board, userId, members.get(userId) ?? null) !== 'none';
 }
@@ -82,7 +83,11 @@ export async function canRead(db: Db, boardId: number, userId: string): Promise<
  * from the start, others from when they could first read it (as a member, or
  * since the board went public); `Infinity` for an account that cannot.
  */
-export async function readableFrom(db: Db, board: Pick<BoardRow, 'id' | 'ownerId' | 'status' | 'publicFrom'>, userId: string): Promise<number> {
+export async function readableFrom(
+  db: Db,
+  board: Pick<BoardRow, 'id' | 'ownerId' | 'status' | 'publicFrom'>,
+  userId: string,
+): Promise<number> {
   if (board.ownerId === userId) return 0;
   const member = await db
     .selectFrom('board_members')

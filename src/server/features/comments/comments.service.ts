@@ -12,7 +12,7 @@ import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { writableCard } from '../cards/cards.service.js';
+import { writableCard } from '../cards/guards.js';
 import { presentComment } from './comments.presenter.js';
 import * as repo from './comments.repository.js';
 

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
-import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso, type DialectName } from '../../db/dialect.js';
 import type { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
