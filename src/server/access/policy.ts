@@ -1,9 +1,8 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { Actor } from '../auth/actor.js';
 import type { Db } from '../db/database.js';
 import { dialectOf } from '../db/dialects/index.js';
 import { hotQuery } from '../db/hot-query.js';
-import type { AreaRow, BoardRow, Schema } from '../db/schema.js';
+import type { AreaRow, BoardRow } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { readCachesOf } from './read-caches.js';
 import type { BoardAccessCache, CachedArea } from './board-access-cache.js';
@@ -27,24 +26,6 @@ export function levelOf(board: Pick<BoardRow, 'ownerId' | 'status'>, actorId: st
   if (permission === 'edit') return 'edit';
   if (permission === 'read') return 'read';
   return board.status === 'public' ? 'read' : 'none';
-}
-
-/**
- * `levelOf(...) !== 'none'` as a condition on the `boards` table of a query,
- * for lists across boards: owned, a member's, or public.
- */
-export function readableBy(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
-  return eb.or([
-    eb('boards.ownerId', '=', actorId),
-    eb('boards.status', '=', 'public'),
-    eb.exists(
-      eb
-        .selectFrom('board_members')
-        .select('board_members.id')
-        .whereRef('board_members.boardId', '=', 'boards.id')
-        .where('board_members.userId', '=', actorId),
-    ),
-  ]);
 }
 
 /**

@@ -1,15 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { fromNodeHeaders } from 'better-auth/node';
-import { nowIso, toIso } from '../db/dialect.js';
 import type { Db } from '../db/database.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { Auth } from './auth.js';
-import { hashKey } from './actor.js';
-
-const KEY_PREFIX = 'tvk_';
+import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.service.js';
 
 const ApiKey = Type.Object({
   id: Type.String(),
@@ -47,21 +43,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
     },
     async (request) => {
       const userId = await sessionUser(request);
-      const { name, readOnly = false } = request.body as { name: string; readOnly?: boolean };
-      if (name.trim() === '') throw new HttpError(400, 'body: name must not be blank');
-      const key = KEY_PREFIX + randomBytes(32).toString('base64url');
-      const row = {
-        id: randomUUID(),
-        userId,
-        name: name.trim(),
-        start: key.slice(0, KEY_PREFIX.length + 6),
-        keyHash: hashKey(key),
-        readOnly: readOnly ? 1 : 0,
-        createdAt: nowIso(),
-        lastUsedAt: null,
-      };
-      await db.insertInto('apikey').values(row).execute();
-      return { ...present(row), key };
+      return createApiKey(db, userId, request.body as { name: string; readOnly?: boolean });
     },
   );
 
@@ -76,14 +58,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
     },
     async (request) => {
       const userId = await sessionUser(request);
-      const rows = await db
-        .selectFrom('apikey')
-        .selectAll()
-        .where('userId', '=', userId)
-        .orderBy('createdAt', 'desc')
-        .orderBy('id')
-        .execute();
-      return { apiKeys: rows.map(present) };
+      return listApiKeys(db, userId);
     },
   );
 
@@ -100,28 +75,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
     async (request) => {
       const userId = await sessionUser(request);
       const { keyId } = request.body as { keyId: string };
-      const result = await db.deleteFrom('apikey').where('id', '=', keyId).where('userId', '=', userId).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw notFound('API key not found');
-      bus.revoke({ userId, keyId });
-      return { success: true };
+      return deleteApiKey(db, bus, userId, keyId);
     },
   );
-}
-
-function present(row: {
-  id: string;
-  name: string;
-  start: string;
-  readOnly: number;
-  createdAt: Date | string;
-  lastUsedAt: Date | string | null;
-}) {
-  return {
-    id: row.id,
-    name: row.name,
-    start: row.start,
-    readOnly: row.readOnly === 1,
-    createdAt: toIso(row.createdAt),
-    lastUsedAt: toIso(row.lastUsedAt),
-  };
 }

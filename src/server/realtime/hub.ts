@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CLOSE_CREDENTIAL_ENDED, type BoardEvent, type ServerMessage, type Viewer } from '../../shared/events.js';
 import { credentialValidUntil, type Actor } from '../auth/actor.js';
-import { levelOf, requireBoard } from '../access/policy.js';
+import { boardAudience, boardReaders, readableFrom } from '../access/audience.js';
+import { requireBoard } from '../access/policy.js';
 import type { Database } from '../db/database.js';
 import type { BoardRow } from '../db/schema.js';
 import type { Revocation } from '../events/bus.js';
@@ -132,7 +133,7 @@ export class Hub {
       client.send({ type: 'subscribed', boardId, version });
 
       if (since !== undefined && since < version) {
-        const replayable = version - since <= MAX_REPLAY && since >= (await this.#readableFrom(board, client.actor.id));
+        const replayable = version - since <= MAX_REPLAY && since >= (await readableFrom(db, board, client.actor.id));
         const missed = replayable ? await readEvents(db, boardId, since, version) : [];
         // Rows pruned or redacted, too many to replay, or from before the viewer could read the board: reload instead.
         if (missed.length !== version - since) client.send({ type: 'resync', boardId });
@@ -140,18 +141,6 @@ export class Hub {
       }
       if (!existing) this.#broadcastPresence(boardId);
     });
-  }
-
-  /** The version from which a viewer may replay the board's events: the owner from the start, others from when they could read it. */
-  async #readableFrom(board: BoardRow, userId: string): Promise<number> {
-    if (board.ownerId === userId) return 0;
-    const member = await this.database.db
-      .selectFrom('board_members')
-      .select('readableFrom')
-      .where('boardId', '=', board.id)
-      .where('userId', '=', userId)
-      .executeTakeFirst();
-    return Math.min(member?.readableFrom ?? Infinity, board.status === 'public' ? board.publicFrom : Infinity);
   }
 
   unsubscribe(client: Client, boardId: number): Promise<void> {
@@ -244,11 +233,7 @@ export class Hub {
     if (event.name === 'board.deleted') {
       for (const id of (event as BoardEvent<'board.deleted'>).data.memberIds) recipients.add(id);
     } else {
-      const { db } = this.database;
-      const board = await db.selectFrom('boards').select('ownerId').where('id', '=', event.boardId).executeTakeFirst();
-      if (board) recipients.add(board.ownerId);
-      const members = await db.selectFrom('board_members').select('userId').where('boardId', '=', event.boardId).execute();
-      for (const m of members) recipients.add(m.userId);
+      for (const id of await boardAudience(this.database.db, event.boardId)) recipients.add(id);
       if (event.name === 'member.removed') recipients.add((event as BoardEvent<'member.removed'>).data.userId);
     }
     const message: ServerMessage = { type: 'dashboard', boardId: event.boardId, name: event.name, data: event.data };
@@ -259,16 +244,10 @@ export class Hub {
   async #recheckAccess(boardId: number): Promise<void> {
     const subs = this.#boards.get(boardId);
     if (!subs || subs.size === 0) return;
-    const { db } = this.database;
-    const board = await db.selectFrom('boards').select(['ownerId', 'status']).where('id', '=', boardId).executeTakeFirst();
-    const members = new Map(
-      (await db.selectFrom('board_members').select(['userId', 'permission']).where('boardId', '=', boardId).execute()).map(
-        (m) => [m.userId, m.permission],
-      ),
-    );
+    const canRead = await boardReaders(this.database.db, boardId);
     let changed = false;
     for (const client of [...subs.keys()]) {
-      if (board && levelOf(board, client.actor.id, members.get(client.actor.id) ?? null) !== 'none') continue;
+      if (canRead(client.actor.id)) continue;
       subs.delete(client);
       client.send({ type: 'revoked', boardId });
       changed = true;

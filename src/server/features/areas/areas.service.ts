@@ -5,11 +5,12 @@ import { requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
+import { writableArea } from '../cards/guards.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope } from '../../events/board-write.js';
 import { boardLabels, pruneUnusedLabels } from '../labels/labels.service.js';
 import { discardAfterCommit } from '../../files/store.js';
-import { badRequest, conflict } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { presentArea } from './areas.presenter.js';
 import * as repo from './areas.repository.js';
 
@@ -25,13 +26,8 @@ export async function visibleAreas(db: Db, boardId: number): Promise<Area[]> {
   return rows.map((row, i) => presentArea(row, i));
 }
 
-/** An area of this board that can take changes: 404 when it is not on the board, 409 when archived. */
-export async function writableArea(db: Db, boardId: number, areaId: number): Promise<AreaRow> {
-  const area = await repo.findArea(db, areaId);
-  if (!area || area.boardId !== boardId) throw missing('Area');
-  if (area.archivedAt !== null) throw conflict('The area is archived; restore it first');
-  return area;
-}
+// The area guard is one of the write rules kept together in cards/guards.ts.
+export { writableArea } from '../cards/guards.js';
 
 export async function presentOne(db: Db, row: AreaRow): Promise<Area> {
   return presentArea(row, await repo.positionOf(db, row));

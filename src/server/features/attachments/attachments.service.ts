@@ -1,16 +1,14 @@
 import type { Readable } from 'node:stream';
 import type { Attachment, UploadedImage } from '../../../shared/api/attachments.js';
 import type { Actor } from '../../auth/actor.js';
-import { missing, requireBoard, type Subject } from '../../access/policy.js';
-import type { Db } from '../../db/database.js';
+import { missing, requireBoard } from '../../access/policy.js';
 import { nowIso, toIso } from '../../db/dialect.js';
-import type { BoardRow, CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { uploadStore, extensionOf, safeFilename, type OpenedFile, type SavedFile } from '../../files/store.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { writableArea } from '../areas/areas.service.js';
+import { writableBoard, writableCard } from '../cards/guards.js';
 
 /** A file part of a multipart request: its stream and what the client said about it. */
 export interface IncomingFile {
@@ -81,22 +79,6 @@ interface AttachmentRow {
 
 export function presentAttachment(row: AttachmentRow): Attachment {
   return { id: row.id, filename: row.filename, filetype: row.filetype, filesize: row.filesize, createdAt: toIso(row.createdAt) };
-}
-
-/** A card that can take a new attachment: 404 when gone (or not on `boardId`), 409 when it or its area is archived. */
-async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
-  const card = await db.selectFrom('cards').selectAll().where('id', '=', cardId).executeTakeFirst();
-  if (!card || card.boardId !== boardId) throw missing('Card');
-  if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
-  await writableArea(db, boardId, card.areaId);
-  return card;
-}
-
-/** A board the caller may write to, not archived: the same checks writeBoard makes. */
-async function writableBoard(deps: ServiceDeps, actor: Actor, boardId: number, subject: Subject): Promise<BoardRow> {
-  const { board } = await requireBoard(deps.database.db, actor, boardId, 'edit', { subject });
-  if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
-  return board;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { boardAudience } from '../../access/audience.js';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
 import type { CardRow } from '../../db/schema.js';
@@ -71,13 +72,7 @@ export async function remindersOf(db: Db, cardId: number): Promise<number[]> {
 
 /** Account ids that may be put on the board's cards: the owner and the members. */
 export async function boardPeople(db: Db, boardId: number): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom('boards')
-    .select('ownerId as userId')
-    .where('id', '=', boardId)
-    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', boardId))
-    .execute();
-  return new Set(rows.map((r) => r.userId));
+  return new Set(await boardAudience(db, boardId));
 }
 
 /** Number of cards in an area, archived ones included: the sort of a card added at the bottom. */

@@ -12,9 +12,11 @@ import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
+import { writableCard } from './guards.js';
 import { texts } from '../../i18n/messages.js';
 import { recordActivity, type ActivityData, type ActivityType } from '../activity/activity.service.js';
-import { boardAudience, notify, type NotificationType } from '../notifications/notifications.service.js';
+import { boardAudience } from '../../access/audience.js';
+import { notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
@@ -149,15 +151,6 @@ export async function tellBoard(
     message,
     actor: scope.actor,
   });
-}
-
-/** A card of this board that can take changes: 404 when gone, 409 when it or its area is archived. */
-export async function writableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
-  const card = await repo.findCard(db, cardId);
-  if (!card || card.boardId !== boardId) throw missing('Card');
-  if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
-  await writableArea(db, boardId, card.areaId);
-  return card;
 }
 
 /** Changes the fields given (a field left out stays, `null` clears). */

@@ -6,7 +6,8 @@ import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { HttpError } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { loadCard, writableCard } from './cards.service.js';
+import { loadCard } from './cards.service.js';
+import { writableCard } from './guards.js';
 
 /**
  * Takes a card nobody is on: the caller becomes its assignee. The board's

@@ -1,31 +1,20 @@
 import type { Card } from '../../../shared/api/cards.js';
 import { texts } from '../../i18n/messages.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
+import { boardIdOf } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
-import type { CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { uploadStore } from '../../files/store.js';
-import { conflict } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { writableArea } from '../areas/areas.service.js';
+import { writableBoard, writableCard } from './guards.js';
 import { copyCardRelations } from './cards.repository.js';
 import { loadCard, tellBoard } from './cards.service.js';
-import { findCard, shiftCards } from './cards.repository.js';
+import { shiftCards } from './cards.repository.js';
 
 /** Past the last possible sort (the largest 32-bit integer both databases compare with). */
 const END = 2_147_483_647;
-
-/** A card that can be copied: on this board, not archived, in an area that is not archived. */
-async function copyableCard(db: Db, boardId: number, cardId: number): Promise<CardRow> {
-  const card = await findCard(db, cardId);
-  if (!card || card.boardId !== boardId) throw missing('Card');
-  if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
-  await writableArea(db, boardId, card.areaId);
-  return card;
-}
 
 /**
  * Copies a card right under the original: content, due date and repeat,
@@ -40,9 +29,9 @@ async function copyableCard(db: Db, boardId: number, cardId: number): Promise<Ca
 export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
   const { db } = deps.database;
   const boardId = await boardIdOf(db, 'cards', cardId);
-  const { board } = await requireBoard(db, actor, boardId, 'edit', { subject: 'Card' });
-  if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
-  await copyableCard(db, boardId, cardId);
+  await writableBoard(deps, actor, boardId, 'Card');
+  // A copy is made of a card that could take a change: on this board, neither it nor its area archived.
+  await writableCard(db, boardId, cardId);
 
   const store = uploadStore(deps.config.dataDir);
   const stored = await db
@@ -69,7 +58,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   try {
     card = await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
       const { trx, board, emit } = scope;
-      const original = await copyableCard(trx, board.id, cardId);
+      const original = await writableCard(trx, board.id, cardId);
       const now = nowIso();
       await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
       const row = await trx

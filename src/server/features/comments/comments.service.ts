@@ -2,7 +2,8 @@ import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { redactEvents } from '../../realtime/event-log.js';
 import { texts } from '../../i18n/messages.js';
-import { boardAudience, notify } from '../notifications/notifications.service.js';
+import { boardAudience } from '../../access/audience.js';
+import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
@@ -11,7 +12,7 @@ import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
-import { writableCard } from '../cards/cards.service.js';
+import { writableCard } from '../cards/guards.js';
 import { presentComment } from './comments.presenter.js';
 import * as repo from './comments.repository.js';
 

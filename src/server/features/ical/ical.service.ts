@@ -6,8 +6,8 @@ import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { serviceVersion } from '../../version.js';
-import { openCardsReadableBy } from '../my-work/my-work.service.js';
 import { calendarText, type CalendarEvent } from './ical-text.js';
+import * as repo from './ical.repository.js';
 
 /** Most events one feed answer holds: the latest due first, so the coming weeks are always in. */
 export const MAX_FEED_EVENTS = 2000;
@@ -35,14 +35,7 @@ function present(row: {
 }
 
 export async function listFeeds(deps: Pick<Deps, 'database'>, actor: Actor): Promise<IcalFeed[]> {
-  const rows = await deps.database.db
-    .selectFrom('ical_feeds')
-    .selectAll()
-    .where('userId', '=', actor.id)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id')
-    .execute();
-  return rows.map(present);
+  return (await repo.listFeeds(deps.database.db, actor.id)).map(present);
 }
 
 /** A new secret feed address; the token is in the answer only, its SHA-256 in the database. */
@@ -69,35 +62,21 @@ export async function createFeed(
     lastUsedAt: null,
   };
   await db.transaction().execute(async (trx) => {
-    const { count } = await trx
-      .selectFrom('ical_feeds')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('userId', '=', actor.id)
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= MAX_ICAL_FEEDS) throw conflict(`At most ${MAX_ICAL_FEEDS} calendar feeds per account`);
-    await trx.insertInto('ical_feeds').values(row).execute();
+    if ((await repo.countFeeds(trx, actor.id)) >= MAX_ICAL_FEEDS)
+      throw conflict(`At most ${MAX_ICAL_FEEDS} calendar feeds per account`);
+    await repo.insertFeed(trx, row);
   });
   return { feed: present(row), url: feedUrl(deps.config.baseUrl, token) };
 }
 
 /** Revokes a feed of mine: its address answers 404 from now on. */
 export async function revokeFeed(deps: Pick<Deps, 'database'>, actor: Actor, id: string): Promise<void> {
-  const result = await deps.database.db
-    .deleteFrom('ical_feeds')
-    .where('id', '=', id)
-    .where('userId', '=', actor.id)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw feedMissing();
+  if (!(await repo.deleteFeed(deps.database.db, actor.id, id))) throw feedMissing();
 }
 
 /** The feed's account, or null for an unknown or revoked token, or a banned account. */
 async function feedOwner(deps: Pick<Deps, 'database'>, token: string) {
-  const row = await deps.database.db
-    .selectFrom('ical_feeds')
-    .innerJoin('user', 'user.id', 'ical_feeds.userId')
-    .select(['ical_feeds.id', 'ical_feeds.name', 'ical_feeds.boardIds', 'ical_feeds.userId', 'user.banned'])
-    .where('ical_feeds.tokenHash', '=', hashKey(token))
-    .executeTakeFirst();
+  const row = await repo.findFeedByHash(deps.database.db, hashKey(token));
   if (!row || row.banned === true || row.banned === 1) return null;
   return row;
 }
@@ -112,34 +91,8 @@ export async function feedCalendar(deps: Pick<Deps, 'database' | 'config'>, toke
   if (!feed) throw feedMissing();
   const { db } = deps.database;
   const boardIds = JSON.parse(feed.boardIds) as number[];
-  const rows = await openCardsReadableBy(db, feed.userId)
-    .where('cards.dueDate', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb.exists(
-          eb
-            .selectFrom('card_assignees')
-            .select('card_assignees.cardId')
-            .whereRef('card_assignees.cardId', '=', 'cards.id')
-            .where('card_assignees.userId', '=', feed.userId),
-        ),
-        ...(boardIds.length > 0 ? [eb('cards.boardId', 'in', boardIds)] : []),
-      ]),
-    )
-    .select([
-      'cards.id',
-      'cards.name',
-      'cards.boardId',
-      'cards.dueDate',
-      'cards.updatedAt',
-      'boards.name as boardName',
-      'areas.name as areaName',
-    ])
-    .orderBy('cards.dueDate', 'desc')
-    .orderBy('cards.id')
-    .limit(MAX_FEED_EVENTS)
-    .execute();
-  await db.updateTable('ical_feeds').set({ lastUsedAt: nowIso() }).where('id', '=', feed.id).execute();
+  const rows = await repo.feedCards(db, feed.userId, boardIds, MAX_FEED_EVENTS);
+  await repo.touchFeed(db, feed.id, nowIso());
 
   const { baseUrl } = deps.config;
   const host = new URL(baseUrl).host;

@@ -1,5 +1,6 @@
 import { MY_WORK_GROUPS, type MyWork, type MyWorkCard, type MyWorkGroup, type MyWorkQuery } from '../../../shared/api/my-work.js';
-import { readableBy, requireBoard } from '../../access/policy.js';
+import { readableBy } from '../../access/audience.js';
+import { requireBoard } from '../../access/policy.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../db/dialect.js';

@@ -24,19 +24,6 @@ export interface NotifyContext {
   afterCommit: (work: () => Promise<void>) => void;
 }
 
-/** The accounts that see a board: its owner and its members. */
-const audience = hotQuery((db: Db, boardId: number, sameBoardId: number) =>
-  db
-    .selectFrom('boards')
-    .select('ownerId as userId')
-    .where('id', '=', boardId)
-    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', sameBoardId)),
-);
-
-export async function boardAudience(db: Db, boardId: number): Promise<string[]> {
-  return (await audience(db, boardId, boardId)).map((r) => r.userId);
-}
-
 /**
  * Writes a notification for each recipient (never the actor) in the
  * transaction of the change, and pushes them to the recipients' open

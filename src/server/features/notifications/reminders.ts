@@ -1,7 +1,8 @@
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { formatDate, texts } from '../../i18n/messages.js';
-import { boardAudience, notify, type NotifyContext } from './notifications.service.js';
+import { boardAudience } from '../../access/audience.js';
+import { notify, type NotifyContext } from './notifications.service.js';
 
 /** A reminder whose moment passed longer ago than this (the server was down, or the date was set in the past) is dropped, not sent late. */
 export const REMINDER_GRACE_MS = 3600_000;

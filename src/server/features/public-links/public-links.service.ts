@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { PublicBoard, PublicLinkState } from '../../../shared/api/public-links.js';
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/policy.js';
+import { unarchivedBoard } from '../cards/guards.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { visibleAreas } from '../areas/areas.service.js';
 import { visibleCardsWithHtml } from '../cards/cards.service.js';
 import { hashToken } from '../sharing/sharing.service.js';
@@ -35,8 +36,7 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
   const token = randomBytes(32).toString('hex');
   const createdAt = nowIso();
   await db.transaction().execute(async (trx) => {
-    const { board } = await requireBoard(trx, actor, boardId, 'owner', { lock: true });
-    if (board.archivedAt !== null) throw conflict('The board is archived; restore it first');
+    unarchivedBoard((await requireBoard(trx, actor, boardId, 'owner', { lock: true })).board);
     await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
     await trx
       .insertInto('public_links')

@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import pg from 'pg';
 import type { WebSocket } from 'ws';
 import type { PublicServerMessage } from '../../../shared/api/public-links.js';
-import { notifyProcesses } from '../../db/notify.js';
 import type { Database } from '../../db/database.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { EVENTS_CHANNEL } from '../../events/board-write.js';
@@ -36,9 +34,9 @@ interface LinkRevocation {
 export async function announceLinkChange(deps: Pick<Deps, 'bus' | 'database' | 'log'>, boardId: number): Promise<void> {
   await publicViewersOf(deps).recheck(boardId);
   const payload: LinkRevocation = { publicLinkBoardId: boardId };
-  await notifyProcesses(deps.database, REVOCATIONS_CHANNEL, payload).catch((error: unknown) =>
-    deps.log.error({ err: error }, 'public link revocation not announced to other processes'),
-  );
+  await deps.database.dialect
+    .notify(deps.database.db, REVOCATIONS_CHANNEL, payload)
+    .catch((error: unknown) => deps.log.error({ err: error }, 'public link revocation not announced to other processes'));
 }
 
 class SocketViewer implements PublicViewer {
@@ -95,19 +93,15 @@ export function servePublicSocket(
  */
 export function feedPublicViewers(app: FastifyInstance, deps: Deps, viewers: PublicViewers, sweepMs = 5000): void {
   const unsubscribe = deps.bus.subscribe((events) => viewers.publish(events));
-  const stop =
-    deps.database.dialect === 'postgres' ? listen(deps.config.databaseUrl, deps.database, viewers, app.log, sweepMs) : null;
+  const stop = listen(deps.config.databaseUrl, deps.database, viewers, app.log, sweepMs);
   app.addHook('onClose', async () => {
     unsubscribe();
     await stop?.();
   });
 }
 
+/** Null where one process hears every change on its bus (SQLite). */
 function listen(url: string, database: Database, viewers: PublicViewers, log: FastifyBaseLogger, sweepMs: number) {
-  let client: pg.Client | null = null;
-  let stopped = false;
-  let retry: NodeJS.Timeout | undefined;
-
   const onNotification = (channel: string, payload: string) => {
     try {
       const message = JSON.parse(payload) as Partial<LinkRevocation & { boardId: number; version: number }>;
@@ -128,49 +122,25 @@ function listen(url: string, database: Database, viewers: PublicViewers, log: Fa
     await Promise.all(boards.map((id) => viewers.recheck(id)));
   };
 
-  const schedule = (ms: number) => {
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, ms);
-  };
-
-  const connect = async () => {
-    const next = new pg.Client({ connectionString: url });
-    next.on('notification', (message) => {
-      if (message.payload) onNotification(message.channel, message.payload);
-    });
-    next.on('error', (error) => {
-      log.warn({ err: error }, 'public view listener connection lost; reconnecting');
-      void next.end().catch(() => undefined);
-      if (client === next) client = null;
-      schedule(1000);
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${EVENTS_CHANNEL}`);
-      await next.query(`LISTEN ${REVOCATIONS_CHANNEL}`);
-      if (stopped) return void (await next.end());
-      client = next;
-      await sweep();
-    } catch (error) {
-      log.warn({ err: error }, 'public view listener could not connect; retrying');
-      void next.end().catch(() => undefined);
-      schedule(2000);
-    }
-  };
+  const listener = database.dialect.listen(
+    url,
+    [EVENTS_CHANNEL, REVOCATIONS_CHANNEL],
+    {
+      message: onNotification,
+      connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
+      warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
+    },
+    { name: 'tavla-public-views' },
+  );
+  if (!listener) return null;
 
   const sweeper = setInterval(
     () => void sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
     sweepMs,
   );
   sweeper.unref();
-  void connect();
   return async () => {
-    stopped = true;
     clearInterval(sweeper);
-    clearTimeout(retry);
-    await client?.end().catch(() => undefined);
+    await listener.stop();
   };
 }

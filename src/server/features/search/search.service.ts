@@ -1,6 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import type { SearchHit } from '../../../shared/api/search.js';
 import type { Deps } from '../../deps.js';
+import { findCards } from './search.repository.js';
 
 const MAX_TERMS = 8;
 const LIMIT = 50;
@@ -19,30 +20,5 @@ export function searchTerms(q: string): string[] {
 export async function searchCards(deps: Pick<Deps, 'database'>, actor: Actor, q: string): Promise<SearchHit[]> {
   const terms = searchTerms(q);
   if (terms.length === 0) return [];
-  const { db, dialect } = deps.database;
-  return db
-    .selectFrom(dialect.cardHits(db, terms).as('hits'))
-    .innerJoin('cards', 'cards.id', 'hits.id')
-    .innerJoin('areas', 'areas.id', 'cards.areaId')
-    .innerJoin('boards', 'boards.id', 'cards.boardId')
-    .select(['cards.id', 'cards.name', 'cards.boardId', 'boards.name as boardName', 'areas.name as areaName'])
-    .where('cards.archivedAt', 'is', null)
-    .where('areas.archivedAt', 'is', null)
-    .where('boards.archivedAt', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('boards.ownerId', '=', actor.id),
-        eb.exists(
-          eb
-            .selectFrom('board_members')
-            .select('board_members.id')
-            .whereRef('board_members.boardId', '=', 'boards.id')
-            .where('board_members.userId', '=', actor.id),
-        ),
-      ]),
-    )
-    .orderBy('hits.rank')
-    .orderBy('cards.id', 'desc')
-    .limit(LIMIT)
-    .execute();
+  return findCards(deps.database, actor.id, terms, LIMIT);
 }

@@ -6,6 +6,7 @@ import { ErrorBody } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import { joinByInvitation, readInvitation } from './invitations.js';
+import { accountWithMailExists, deleteAccount } from './sharing.repository.js';
 
 const Token = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 
@@ -71,7 +72,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
       const { password } = request.body;
       if (!name || !password) throw badRequest('body: name and password are required to create the account');
       const { db } = deps.database;
-      if (await db.selectFrom('user').select('id').where('email', '=', invitation.email).executeTakeFirst()) {
+      if (await accountWithMailExists(db, invitation.email)) {
         throw new HttpError(409, 'An account with this address exists: sign in, then open the link again');
       }
       const ctx = await deps.auth.$context;
@@ -98,7 +99,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
         });
       } catch (error) {
         // The link was used meanwhile: no account is left behind.
-        await db.deleteFrom('user').where('id', '=', user.id).execute();
+        await deleteAccount(db, user.id);
         throw error;
       }
       const signedIn = await deps.auth.api.signInEmail({ body: { email: invitation.email, password }, asResponse: true });

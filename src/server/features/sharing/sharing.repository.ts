@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialects/index.js';
+import type { BoardRow } from '../../db/schema.js';
 
 export interface MemberRow {
   id: string;
@@ -177,4 +180,65 @@ export async function deleteUnusedInvite(db: Db, boardId: number, mail: string, 
     .$if(liveAt !== undefined, (q) => q.where('expiresAt', '>', liveAt!))
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** A not yet used, unexpired invitation by its token's hash, with its board while that is not archived. */
+export function findLiveInvitation(db: Db, tokenHash: string, now: string) {
+  return db
+    .selectFrom('board_invites')
+    .innerJoin('boards', 'boards.id', 'board_invites.boardId')
+    .select(['board_invites.email', 'board_invites.permission', 'boards.name as boardName', 'boards.id as boardId'])
+    .where('board_invites.tokenHash', '=', tokenHash)
+    .where('board_invites.usedAt', 'is', null)
+    .where('board_invites.expiresAt', '>', now)
+    .where('boards.archivedAt', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Marks a live invitation used and answers it; a second claim finds nothing. */
+export function claimInvitation(db: Db, tokenHash: string, now: string) {
+  return db
+    .updateTable('board_invites')
+    .set({ usedAt: now })
+    .where('tokenHash', '=', tokenHash)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .returning(['boardId', 'email', 'permission'])
+    .executeTakeFirst();
+}
+
+export async function markMailVerified(db: Db, dialect: Dialect, userId: string): Promise<void> {
+  await db.updateTable('user').set({ emailVerified: dialect.true }).where('id', '=', userId).execute();
+}
+
+/** The board, its row locked on PostgreSQL until the transaction ends. */
+export function lockBoard(db: Db, dialect: Dialect, boardId: number): Promise<BoardRow | undefined> {
+  return db
+    .selectFrom('boards')
+    .selectAll()
+    .where('id', '=', boardId)
+    .$call((q) => dialect.lockForUpdate(q))
+    .executeTakeFirst();
+}
+
+/** Adds a member, or sets the permission of one already there; answers whether a row was written. */
+export async function joinBoard(
+  db: Db,
+  values: { boardId: number; userId: string; permission: string; readableFrom: number; createdAt: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('board_members')
+    .values(values)
+    .onConflict((oc) => oc.columns(['boardId', 'userId']).doUpdateSet({ permission: sql`excluded.permission` }))
+    .execute();
+  return inserted.length > 0;
+}
+
+/** Whether an account has exactly this address (as stored). */
+export async function accountWithMailExists(db: Db, email: string): Promise<boolean> {
+  return (await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
+}
+
+export async function deleteAccount(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('user').where('id', '=', id).execute();
 }

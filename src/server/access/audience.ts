@@ -1,0 +1,99 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Db } from '../db/database.js';
+import { hotQuery } from '../db/hot-query.js';
+import type { BoardRow, Schema } from '../db/schema.js';
+import { levelOf } from './policy.js';
+
+/*
+ * Who a board reaches, asked from outside a single request's access check:
+ * lists across boards, notifications, the realtime hub. The rule itself is
+ * `levelOf` in policy.ts; these are its forms for queries and for sets of
+ * accounts, kept here so no feature writes its own copy.
+ */
+
+/** A member row for the account on the board of the enclosing query. */
+function memberOf(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
+  return eb.exists(
+    eb
+      .selectFrom('board_members')
+      .select('board_members.id')
+      .whereRef('board_members.boardId', '=', 'boards.id')
+      .where('board_members.userId', '=', actorId),
+  );
+}
+
+/**
+ * `levelOf(...) !== 'none'` as a condition on the `boards` table of a query,
+ * for lists across boards: owned, a member's, or public.
+ */
+export function readableBy(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
+  return eb.or([eb('boards.ownerId', '=', actorId), eb('boards.status', '=', 'public'), memberOf(eb, actorId)]);
+}
+
+/**
+ * The boards an account has joined: its own and those it is a member of. A
+ * public board the account never joined is readable but not joined, so it
+ * stays out of search, as it stays out of the board's audience.
+ */
+export function joinedBy(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
+  return eb.or([eb('boards.ownerId', '=', actorId), memberOf(eb, actorId)]);
+}
+
+/** `joinedBy` for a hand-written query (SQLite's full-text search) that names the table `boards`. */
+export function joinedBySql(actorId: string) {
+  return sql<boolean>`(boards."ownerId" = ${actorId}
+        OR EXISTS (SELECT 1 FROM board_members WHERE board_members."boardId" = boards.id AND board_members."userId" = ${actorId}))`;
+}
+
+const audience = hotQuery((db: Db, boardId: number, sameBoardId: number) =>
+  db
+    .selectFrom('boards')
+    .select('ownerId as userId')
+    .where('id', '=', boardId)
+    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', sameBoardId)),
+);
+
+/** The accounts that have joined a board, its owner and its members: whom its notifications and dashboard changes reach. */
+export async function boardAudience(db: Db, boardId: number): Promise<string[]> {
+  return (await audience(db, boardId, boardId)).map((r) => r.userId);
+}
+
+/**
+ * Whether an account can read the board, answered for many accounts from one
+ * look at the board and its members (nobody can read a board that is gone).
+ */
+export async function boardReaders(db: Db, boardId: number): Promise<(userId: string) => boolean> {
+  const board = await db.selectFrom('boards').select(['ownerId', 'status']).where('id', '=', boardId).executeTakeFirst();
+  const members = new Map(
+    (await db.selectFrom('board_members').select(['userId', 'permission']).where('boardId', '=', boardId).execute()).map((m) => [
+      m.userId,
+      m.permission,
+    ]),
+  );
+  return (userId) => board !== undefined && levelOf(board, userId, members.get(userId) ?? null) !== 'none';
+}
+
+/** Whether the account can read the board now. */
+export async function canRead(db: Db, boardId: number, userId: string): Promise<boolean> {
+  return (await boardReaders(db, boardId))(userId);
+}
+
+/**
+ * The version from which an account may replay a board's events: the owner
+ * from the start, others from when they could first read it (as a member, or
+ * since the board went public); `Infinity` for an account that cannot.
+ */
+export async function readableFrom(
+  db: Db,
+  board: Pick<BoardRow, 'id' | 'ownerId' | 'status' | 'publicFrom'>,
+  userId: string,
+): Promise<number> {
+  if (board.ownerId === userId) return 0;
+  const member = await db
+    .selectFrom('board_members')
+    .select('readableFrom')
+    .where('boardId', '=', board.id)
+    .where('userId', '=', userId)
+    .executeTakeFirst();
+  return Math.min(member?.readableFrom ?? Infinity, board.status === 'public' ? board.publicFrom : Infinity);
+}

@@ -1,0 +1,50 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { nowIso, toIso } from '../db/dialect.js';
+import type { Db } from '../db/database.js';
+import type { EventBus } from '../events/bus.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { hashKey } from './actor.js';
+import * as repo from './api-keys.repository.js';
+
+const KEY_PREFIX = 'tvk_';
+
+function present(row: repo.ApiKeyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    start: row.start,
+    readOnly: row.readOnly === 1,
+    createdAt: toIso(row.createdAt),
+    lastUsedAt: toIso(row.lastUsedAt),
+  };
+}
+
+/** A new key: the secret is in this answer only, its SHA-256 in the database. */
+export async function createApiKey(db: Db, userId: string, input: { name: string; readOnly?: boolean }) {
+  const { name, readOnly = false } = input;
+  if (name.trim() === '') throw new HttpError(400, 'body: name must not be blank');
+  const key = KEY_PREFIX + randomBytes(32).toString('base64url');
+  const row = {
+    id: randomUUID(),
+    userId,
+    name: name.trim(),
+    start: key.slice(0, KEY_PREFIX.length + 6),
+    keyHash: hashKey(key),
+    readOnly: readOnly ? 1 : 0,
+    createdAt: nowIso(),
+    lastUsedAt: null,
+  };
+  await repo.insertKey(db, row);
+  return { ...present(row), key };
+}
+
+export async function listApiKeys(db: Db, userId: string) {
+  return { apiKeys: (await repo.listKeys(db, userId)).map(present) };
+}
+
+/** Deletes a key of the account; connections made with it close at once. */
+export async function deleteApiKey(db: Db, bus: EventBus, userId: string, keyId: string) {
+  if (!(await repo.deleteKey(db, userId, keyId))) throw notFound('API key not found');
+  bus.revoke({ userId, keyId });
+  return { success: true };
+}
