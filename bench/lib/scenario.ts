@@ -9,7 +9,7 @@ export interface Budget {
   /** `min`: the measure must be at least `limit`; `max`: strictly below it. */
   kind: 'min' | 'max';
   limit: number;
-  unit: 'req/s' | 'ms';
+  unit: 'req/s' | 'ms' | 'MiB';
   measure(result: LoadResult): number;
 }
 
@@ -42,6 +42,8 @@ export interface ScenarioContext {
   /** The run's database, for scenarios that seed more than the API would in reasonable time. */
   database: BenchDatabase;
   baseUrl: string;
+  /** The server process (for scenarios that read its figures from /proc). */
+  serverPid: number;
   db: DbKind;
   connections: number;
   seconds: number;
