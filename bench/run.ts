@@ -1,5 +1,5 @@
 /**
- * npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep]
+ * npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep] [--built]
  *
  * Starts the server from source as a child process on a fresh database,
  * seeds it through the HTTP API, puts a fixed-duration load on it with
@@ -20,14 +20,15 @@ import type { Check, ScenarioContext } from './lib/scenario.js';
 import { PROJECT_ROOT, startServer, type RunningServer, type ServerExit } from './lib/server.js';
 import { scenarios } from './scenarios/index.js';
 
-const USAGE = `usage: npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep]
+const USAGE = `usage: npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep] [--built]
 scenarios:
 ${Object.values(scenarios)
   .map((s) => `  ${s.name.padEnd(8)} ${s.summary} (${s.defaults.connections} connections, ${s.defaults.seconds} s)`)
   .join('\n')}
 --db postgres creates a fresh database on BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres
 --profile runs the server with --cpu-prof and prints the top self-time functions (of the load window)
---keep leaves DATA_DIR (and the PostgreSQL database) in place for inspection`;
+--keep leaves DATA_DIR (and the PostgreSQL database) in place for inspection
+--built runs the built server (node dist/src/server/main.js, as npm start does) from the dist that is there: npm run build first`;
 
 class UsageError extends Error {}
 
@@ -40,6 +41,7 @@ function parse() {
       connections: { type: 'string' },
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      built: { type: 'boolean', default: false },
       'profile-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -65,6 +67,7 @@ function parse() {
     seconds: count('seconds', values.seconds, scenario.defaults.seconds, 600),
     connections: count('connections', values.connections, scenario.defaults.connections, 1000),
     keep: values.keep,
+    built: values.built,
     profileDir:
       values.profile || values['profile-dir']
         ? path.resolve(values['profile-dir'] ?? tempDir('tavla-bench-profile-'))
@@ -94,7 +97,7 @@ async function main(): Promise<number> {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
-  const { scenario, db, seconds, connections, profileDir, keep } = options;
+  const { scenario, db, seconds, connections, profileDir, keep, built } = options;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 
   const dataDir = tempDir('tavla-bench-');
@@ -128,12 +131,12 @@ async function main(): Promise<number> {
   try {
     database = await createBenchDatabase(db, dataDir);
     log(`database: ${database.label}`);
-    server = await startServer({ dataDir, databaseUrl: database.url, profileDir });
+    server = await startServer({ dataDir, databaseUrl: database.url, profileDir, built });
     log(`server pid ${server.pid} at ${server.baseUrl} (${server.command})`);
 
     const api = new Api(server.baseUrl);
     await api.signUp();
-    const ctx: ScenarioContext = { api, baseUrl: server.baseUrl, dataDir, db, database, connections, seconds, log };
+    const ctx: ScenarioContext = { api, baseUrl: server.baseUrl, serverPid: server.pid, dataDir, db, database, connections, seconds, log };
 
     let started = Date.now();
     const seed = await scenario.seed(ctx);

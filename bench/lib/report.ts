@@ -7,7 +7,8 @@ const cpu = (seconds: number | null, over: number) =>
   seconds === null ? 'n/a' : `${seconds.toFixed(1)} s (${Math.round((100 * seconds) / over)}% of a core)`;
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(2)} ms`;
-const value = (n: number, unit: Budget['unit']) => (unit === 'ms' ? ms(n) : `${int(n)} ${unit}`);
+const value = (n: number, unit: Budget['unit']) =>
+  unit === 'ms' ? ms(n) : unit === 'MiB' ? `${n.toFixed(1)} MiB` : `${int(n)} ${unit}`;
 
 export interface BudgetVerdict {
   budget: Budget;

@@ -9,7 +9,7 @@ export interface Budget {
   /** `min`: the measure must be at least `limit`; `max`: strictly below it. */
   kind: 'min' | 'max';
   limit: number;
-  unit: 'req/s' | 'ms';
+  unit: 'req/s' | 'ms' | 'MiB';
   measure(result: LoadResult): number;
 }
 
@@ -44,6 +44,8 @@ export interface ScenarioContext {
   baseUrl: string;
   /** The server's DATA_DIR (scenarios that start more processes share it). */
   dataDir: string;
+  /** The server process (for scenarios that read its figures from /proc). */
+  serverPid: number;
   db: DbKind;
   connections: number;
   seconds: number;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { processCpuSeconds } from './machine.js';
@@ -34,6 +34,12 @@ export interface ServerOptions {
   databaseUrl: string | undefined;
   /** When set, the server runs with `--cpu-prof` and writes its profile here on exit. */
   profileDir?: string | undefined;
+  /**
+   * Run the built server (`node dist/src/server/main.js`, what `npm start` runs
+   * after building) instead of the sources through tsx. Uses the `dist` that is
+   * there: build it first (`npm run build`).
+   */
+  built?: boolean;
   /** How long to wait for `GET /api/health` to answer 200. */
   startTimeoutMs?: number;
 }
@@ -61,8 +67,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts the server from source (`node --import tsx src/server/main.ts`) as a
- * child process, so the load generator never shares the server's event loop,
+ * Starts the server from source (`node --import tsx src/server/main.ts`), or
+ * the built one with `built`, as a child process, so the load generator never shares the server's event loop,
  * and waits until `GET /api/health` answers 200.
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -73,12 +79,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: options.dataDir, LOG_LEVEL: 'warn' });
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
 
-  const nodeArgs = [
-    ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
-    '--import',
-    'tsx',
-    'src/server/main.ts',
-  ];
+  const entry = options.built ? ['dist/src/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  if (options.built && !existsSync(path.join(PROJECT_ROOT, entry[0]!))) {
+    throw new Error(`--built needs ${entry[0]}: run npm run build first`);
+  }
+  const nodeArgs = [...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []), ...entry];
   const child = spawn(process.execPath, nodeArgs, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const pid = child.pid;
   if (pid === undefined) throw new Error('the server process did not start');

@@ -1,10 +1,11 @@
 import type { Scenario } from '../lib/scenario.js';
 import { exportScenario } from './export.js';
 import { fanout } from './fanout.js';
+import { idle } from './idle.js';
 import { move } from './move.js';
 import { read } from './read.js';
 import { scaleout } from './scaleout.js';
 import { search } from './search.js';
 
 /** Every scenario `npm run bench -- <name>` knows. Add new ones here. */
-export const scenarios: Record<string, Scenario<unknown>> = { read, move, fanout, search, export: exportScenario, scaleout };
+export const scenarios: Record<string, Scenario<unknown>> = { read, move, fanout, search, export: exportScenario, scaleout, idle };

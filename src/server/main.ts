@@ -1,10 +1,18 @@
-import { buildApp } from './app.js';
-import { bootstrapAdmin } from './auth/bootstrap-admin.js';
-import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { migrate } from './db/migrations/index.js';
-import { isDataDirExposed } from './files/private-files.js';
-import { uploadStore } from './files/store.js';
+import { startupAllocationsDone } from './young-generation.js';
+
+// The service's modules load only now, after young-generation.ts has run: V8
+// compiles a module when it loads it, well before the module is evaluated, so a
+// static import here would load the whole service before that setting applies.
+const [{ buildApp }, { bootstrapAdmin }, { ConfigError, loadConfig }, { openDatabase }, { migrate }, files, { uploadStore }] =
+  await Promise.all([
+    import('./app.js'),
+    import('./auth/bootstrap-admin.js'),
+    import('./config.js'),
+    import('./db/database.js'),
+    import('./db/migrations/index.js'),
+    import('./files/private-files.js'),
+    import('./files/store.js'),
+  ]);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,7 +22,7 @@ async function main(): Promise<void> {
   await bootstrapAdmin(app.deps, app.log);
   await uploadStore(config.dataDir).sweepTmp();
   await app.jobs.start();
-  if (isDataDirExposed(config.dataDir)) {
+  if (files.isDataDirExposed(config.dataDir)) {
     app.log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be read by other accounts: chmod 700 it (new files are private)');
   }
 
@@ -32,6 +40,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  startupAllocationsDone();
   app.log.info({ database: database.dialect.name, baseUrl: config.baseUrl }, 'Tavla is ready');
 }
 

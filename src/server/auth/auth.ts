@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import type { GenericEndpointContext } from 'better-auth';
-import { admin } from 'better-auth/plugins';
+import { admin } from 'better-auth/plugins/admin';
 import { isSafeImage } from '../../shared/addresses.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';

@@ -1,6 +1,6 @@
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { genericOAuth } from 'better-auth/plugins';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Config, OidcConfig } from '../config.js';

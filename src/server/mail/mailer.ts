@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 
 export interface Mail {
@@ -24,25 +24,35 @@ export interface Mailer {
  */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'dataDir' | 'baseUrl'>, log: FastifyBaseLogger): Mailer {
   const from = `Tavla <no-reply@${new URL(config.baseUrl).hostname}>`;
+  // nodemailer loads with the first mail: a few MiB that an idle instance need not hold.
+  let transport: Promise<Transporter> | undefined;
+  let opened: Transporter | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => {
+      opened = config.smtpUrl
+        ? nodemailer.createTransport(config.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+      return opened;
+    }));
+  const close = () => opened?.close();
+
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from, ...mail });
+        await (await open()).sendMail({ from, ...mail });
       },
-      close: () => transport.close(),
+      close,
     };
   }
   const outbox = path.join(config.dataDir, 'outbox');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = (await transport.sendMail({ from, ...mail })) as { message: Buffer };
+      const info = (await (await open()).sendMail({ from, ...mail })) as { message: Buffer };
       await mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, info.message);
       log.info({ file, subject: mail.subject }, 'mail written to the outbox (no SMTP_URL set)');
     },
-    close: () => transport.close(),
+    close,
   };
 }

@@ -10,9 +10,11 @@ import { csvStream } from './csv.js';
 import { DownloadSlots, watchDownload } from './download-slots.js';
 import { writeBoardZip, writeCsv, writeInstanceZip } from './exports.service.js';
 import { boardStem, utcDate } from './zip-names.js';
-import { ZipAborted, ZipWriter } from './zip-writer.js';
+import type { ZipAborted, ZipWriter } from './zip-writer.js';
 
 const tags = ['Exports'];
+// The zip writer (archiver and its streams: over a MiB of code) loads with the first export, not with every process.
+const zipWriter = () => import('./zip-writer.js');
 const ZIP = 'application/zip';
 const CSV = 'text/csv; charset=utf-8';
 
@@ -66,9 +68,10 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
         watch(reply, work, release);
         return download(reply, out, CSV, `${name}.csv`);
       }
+      const { ZipWriter, ZipAborted } = await zipWriter();
       const zip = new ZipWriter();
       const work = writeBoardZip(deps, board.id, zip).catch((error: unknown) =>
-        stop(request.log, zip, error, 'board export failed'),
+        stop(request.log, zip, error, 'board export failed', ZipAborted),
       );
       watch(reply, work, release);
       return download(reply, zip.stream, ZIP, `${name}.zip`);
@@ -88,9 +91,12 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
       if (request.actor.role !== 'admin') throw forbidden('Only an administrator can export the instance');
       const filename = `tavla-export-${utcDate()}.zip`;
       if (request.method === 'HEAD') return download(reply, null, ZIP, filename);
+      const { ZipWriter, ZipAborted } = await zipWriter();
       const release = slots.take(request.actor.id, reply);
       const zip = new ZipWriter();
-      const work = writeInstanceZip(deps, zip).catch((error: unknown) => stop(request.log, zip, error, 'instance export failed'));
+      const work = writeInstanceZip(deps, zip).catch((error: unknown) =>
+        stop(request.log, zip, error, 'instance export failed', ZipAborted),
+      );
       watch(reply, work, release);
       return download(reply, zip.stream, ZIP, filename);
     },
@@ -106,9 +112,9 @@ function download(reply: FastifyReply, stream: NodeJS.ReadableStream | null, typ
     .send(stream ?? undefined);
 }
 
-function stop(log: FastifyBaseLogger, zip: ZipWriter, error: unknown, message: string) {
+function stop(log: FastifyBaseLogger, zip: ZipWriter, error: unknown, message: string, aborted: typeof ZipAborted) {
   // A reader that went away is not a failure of ours.
-  if (error instanceof ZipAborted) log.info('export stopped: the client went away');
+  if (error instanceof aborted) log.info('export stopped: the client went away');
   else log.error({ err: error }, message);
   zip.destroy(error);
 }

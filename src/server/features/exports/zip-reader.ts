@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import type { Entry, ZipFile } from 'yauzl';
 import { isSafeEntryName } from './zip-names.js';
 
 /** A zip that must not be unpacked: not a zip, unsafe names or links, or too large once expanded. */
@@ -39,6 +39,8 @@ export class SafeZip {
 
   static async open(file: string, limits: ZipLimits): Promise<SafeZip> {
     let zip: ZipFile;
+    // yauzl loads with the first import or restore, not with every process.
+    const { default: yauzl } = await import('yauzl');
     try {
       zip = await yauzl.openPromise(file, {
         lazyEntries: true,
