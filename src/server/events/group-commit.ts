@@ -53,16 +53,19 @@ export class GroupCommit<S> {
       return;
     }
     this.#running = true;
-    const batch = this.#waiting.splice(0, MAX_BATCH);
-    void this.#run(batch);
+    // One turn of the event loop first: the requests already read get to queue their writes and join.
+    setImmediate(() => void this.#run());
   }
 
-  async #run(batch: Array<Queued<S>>): Promise<void> {
+  async #run(): Promise<void> {
+    // The batch is taken once the transaction has its connection: whoever arrived meanwhile joins it.
+    let batch: Array<Queued<S>> = [];
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     let state: S | undefined;
     let failure: { error: unknown } | null = null;
     try {
       await this.db.transaction().execute(async (trx) => {
+        batch = this.#waiting.splice(0, MAX_BATCH);
         state = await this.hooks.begin(trx);
         // Alone in its batch, a write needs no savepoint: its error rolls back the transaction, which is all of it.
         const alone = batch.length === 1;
@@ -84,6 +87,8 @@ export class GroupCommit<S> {
       });
     } catch (error) {
       failure = { error };
+      // No transaction at all (no connection): the writes waiting for it cannot run either.
+      if (batch.length === 0) batch = this.#waiting.splice(0, MAX_BATCH);
     }
     if (!failure && state !== undefined) this.hooks.committed(state);
     // The next batch may start now: its events cannot overtake these, already published.
