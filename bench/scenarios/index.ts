@@ -1,9 +1,10 @@
 import type { Scenario } from '../lib/scenario.js';
 import { exportScenario } from './export.js';
+import { create } from './create.js';
 import { fanout } from './fanout.js';
 import { move } from './move.js';
 import { read } from './read.js';
 import { search } from './search.js';
 
 /** Every scenario `npm run bench -- <name>` knows. Add new ones here. */
-export const scenarios: Record<string, Scenario<unknown>> = { read, move, fanout, search, export: exportScenario };
+export const scenarios: Record<string, Scenario<unknown>> = { read, move, create, fanout, search, export: exportScenario };

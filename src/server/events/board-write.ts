@@ -49,12 +49,17 @@ type Deps3 = Pick<Deps, 'database' | 'bus' | 'log'>;
  * per batch, still serialises writers across processes. On SQLite all writes
  * share the one connection anyway, so they all share the batches.
  */
-const grouping: Record<DialectName, { key: (boardId: number) => number; lock: ((trx: Db, boardId: number) => Promise<unknown>) | null }> = {
+const grouping: Record<
+  DialectName,
+  { key: (boardId: number) => number; lock: ((trx: Db, boardId: number) => Promise<unknown>) | null }
+> = {
   postgres: { key: (boardId) => boardId, lock: (trx, boardId) => lockBoard(trx, boardId) },
   sqlite: { key: () => 0, lock: null },
 };
 
-const lockBoard = hotQuery((db: Db, boardId: number) => db.selectFrom('boards').select('id').where('id', '=', boardId).forUpdate());
+const lockBoard = hotQuery((db: Db, boardId: number) =>
+  db.selectFrom('boards').select('id').where('id', '=', boardId).forUpdate(),
+);
 
 const batchers = new WeakMap<object, Map<number, GroupCommit<BatchState>>>();
 
@@ -63,7 +68,7 @@ function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>
   const { db, dialect } = deps.database;
   const { key, lock } = grouping[dialect];
   let queues = batchers.get(deps.database);
-  if (!queues) batchers.set(deps.database, (queues = new Map()));
+  if (!queues) batchers.set(deps.database, (queues = new Map<number, GroupCommit<BatchState>>()));
   let batcher = queues.get(key(boardId));
   if (!batcher) {
     const created: GroupCommit<BatchState> = new GroupCommit<BatchState>(

@@ -7,6 +7,14 @@ import type { Db } from '../db/database.js';
  */
 export const MAX_BATCH = 48;
 
+const observers = new Set<(size: number) => void>();
+
+/** Hears the size of every batch as it starts (for the tests and the benchmarks): answers how to stop. */
+export function observeBatches(observer: (size: number) => void): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 /** One write waiting for a batch: `run` does its work in the batch's transaction. */
 export interface Queued<S> {
   run: (trx: Db, state: S) => Promise<unknown>;
@@ -66,6 +74,7 @@ export class GroupCommit<S> {
     try {
       await this.db.transaction().execute(async (trx) => {
         batch = this.#waiting.splice(0, MAX_BATCH);
+        for (const observer of observers) observer(batch.length);
         state = await this.hooks.begin(trx);
         // Alone in its batch, a write needs no savepoint: its error rolls back the transaction, which is all of it.
         const alone = batch.length === 1;
