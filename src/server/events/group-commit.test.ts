@@ -61,7 +61,7 @@ eachDialect('group commit', (t) => {
       promises.map((p) =>
         p.then(
           (value) => ({ value }),
-          (error: { statusCode?: number }) => ({ status: error.statusCode }),
+          (error: { status?: number }) => ({ status: error.status }),
         ),
       ),
     );
