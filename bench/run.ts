@@ -136,7 +136,17 @@ async function main(): Promise<number> {
 
     const api = new Api(server.baseUrl);
     await api.signUp();
-    const ctx: ScenarioContext = { api, baseUrl: server.baseUrl, serverPid: server.pid, dataDir, db, database, connections, seconds, log };
+    const ctx: ScenarioContext = {
+      api,
+      baseUrl: server.baseUrl,
+      serverPid: server.pid,
+      dataDir,
+      db,
+      database,
+      connections,
+      seconds,
+      log,
+    };
 
     let started = Date.now();
     const seed = await scenario.seed(ctx);

@@ -1,4 +1,5 @@
 import type { Scenario } from '../lib/scenario.js';
+import { create } from './create.js';
 import { exportScenario } from './export.js';
 import { fanout } from './fanout.js';
 import { idle } from './idle.js';
@@ -8,4 +9,13 @@ import { scaleout } from './scaleout.js';
 import { search } from './search.js';
 
 /** Every scenario `npm run bench -- <name>` knows. Add new ones here. */
-export const scenarios: Record<string, Scenario<unknown>> = { read, move, fanout, search, export: exportScenario, scaleout, idle };
+export const scenarios: Record<string, Scenario<unknown>> = {
+  read,
+  move,
+  create,
+  fanout,
+  search,
+  export: exportScenario,
+  scaleout,
+  idle,
+};

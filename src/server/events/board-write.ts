@@ -5,9 +5,11 @@ import { nowIso } from '../db/dialect.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { conflict } from '../http/errors.js';
+import { unarchivedBoard } from '../features/cards/guards.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
+import { hotQuery } from '../db/hot-query.js';
+import { GroupCommit, type Queued } from './group-commit.js';
 
 /** The PostgreSQL channel on which committed board versions are announced to every process. */
 export const EVENTS_CHANNEL = 'tavla_events';
@@ -32,85 +34,219 @@ interface Draft {
   data: BoardEventMap[BoardEventName];
 }
 
+/** Per board touched by a batch: the version its last kept write left, and the batch's events for it. */
+interface BatchState {
+  boards: Map<number, { version: number; events: BoardEvent[] }>;
+  /** The events of each kept write, in the order they ran (each write's own go on the bus together). */
+  writes: BoardEvent[][];
+}
+
+type Deps3 = Pick<Deps, 'database' | 'bus' | 'log'>;
+
+/** The batch's lock on the board: taken once, it serialises the board's writers across processes. */
+const lockBoard = hotQuery((db: Db, boardId: number) =>
+  dialectOf(db).lockForUpdate(db.selectFrom('boards').select('id').where('id', '=', boardId)),
+);
+
+const batchers = new WeakMap<object, Map<number, GroupCommit<BatchState>>>();
+
+/** Queues a write for the next batch of its board's queue; settles once that batch committed (or failed). */
+function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>, 'run' | 'kept'>): Promise<T> {
+  const { db, dialect } = deps.database;
+  const key = dialect.writeQueue(boardId);
+  let queues = batchers.get(deps.database);
+  if (!queues) batchers.set(deps.database, (queues = new Map<number, GroupCommit<BatchState>>()));
+  let batcher = queues.get(key);
+  if (!batcher) {
+    const created: GroupCommit<BatchState> = new GroupCommit<BatchState>(
+      db,
+      {
+        begin: async (trx) => {
+          await lockBoard(trx, boardId);
+          return { boards: new Map(), writes: [] };
+        },
+        finish: async (trx, state) => {
+          for (const [id, { events }] of state.boards) if (events.length > 0) await storeEvents(trx, id, events);
+        },
+        committed: (state) => {
+          for (const events of state.writes) {
+            try {
+              deps.bus.publish(events);
+            } catch (error) {
+              deps.log.error({ err: error }, 'an event listener failed');
+            }
+          }
+        },
+      },
+      () => {
+        if (queues.get(key) === created) queues.delete(key);
+      },
+    );
+    queues.set(key, (batcher = created));
+  }
+  return new Promise<T>((resolve, reject) => batcher.submit({ ...write, resolve: resolve as (value: unknown) => void, reject }));
+}
+
+/** The events a write emitted, numbered on from the version the batch has brought its board to. */
+function numbered(board: Pick<BoardRow, 'id' | 'version'>, actor: Actor | null, drafts: readonly Draft[]): BoardEvent[] {
+  const createdAt = nowIso();
+  return drafts.map((draft, i) => ({
+    boardId: board.id,
+    version: board.version + 1 + i,
+    name: draft.name,
+    actor: actor && { id: actor.id, name: actor.name },
+    data: draft.data,
+    createdAt,
+  }));
+}
+
+/** Adds a kept write's events to its batch. */
+function keep(state: BatchState, boardId: number, events: BoardEvent[]): void {
+  if (events.length === 0) return;
+  const entry = state.boards.get(boardId) ?? { version: 0, events: [] };
+  entry.events.push(...events);
+  entry.version = events[events.length - 1]!.version;
+  state.boards.set(boardId, entry);
+  state.writes.push(events);
+}
+
+/** The board as this write sees it: its stored row with the version the earlier writes of the batch raised it to. */
+function current<B extends Pick<BoardRow, 'id' | 'version'>>(state: BatchState, board: B): B {
+  const version = state.boards.get(board.id)?.version;
+  return version === undefined ? board : { ...board, version };
+}
+
 /**
- * The write path every board change takes: one transaction that locks the
- * board, checks the caller's level, lets `work` change the rows, raises the
- * board's version once per event and stores the events; after the commit the
- * events go onto the bus. Anything thrown rolls the whole change back.
+ * The write path every board change takes: the board's row locked, the
+ * caller's level checked, `work` changing the rows, the board's version
+ * raised once per event and the events stored; after the commit the events
+ * go onto the bus. Anything thrown undoes this change alone and is the
+ * caller's answer. Writes arriving together commit together (group commit,
+ * see `GroupCommit`), each in a savepoint of its own.
  * `target` is the board's id, or the board's id with the kind of thing the
  * caller named, which a refusal to read then names (as a missing one would).
  */
 export async function writeBoard<T>(
-  deps: Pick<Deps, 'database' | 'bus' | 'log'>,
+  deps: Deps3,
   actor: Actor,
   target: number | { boardId: number; subject: Subject },
   needed: RequiredLevel,
   work: (scope: WriteScope) => Promise<T>,
   options: { allowArchived?: boolean } = {},
 ): Promise<T> {
-  const { db, dialect } = deps.database;
+  const { dialect } = deps.database;
   const { boardId, subject } = typeof target === 'number' ? { boardId: target, subject: undefined } : target;
   const after: Array<() => Promise<void>> = [];
-  const { result, events } = await dialect.takeTurns(boardId, () =>
-    db.transaction().execute(async (trx) => {
-      const { board, level } = await requireBoard(trx, actor, boardId, needed, { lock: true, subject });
-      if (board.archivedAt !== null && !options.allowArchived) throw conflict('The board is archived; restore it first');
+  let events: BoardEvent[] = [];
+  const result = await enqueue<T>(deps, boardId, {
+    run: async (trx, state) => {
+      // The batch holds the board's lock already; a board removed by an earlier write of it is missing here.
+      const access = await requireBoard(trx, actor, boardId, needed, { subject });
+      const board = current(state, access.board);
+      if (!options.allowArchived) unarchivedBoard(board);
       const drafts: Draft[] = [];
       const result = await work({
         trx,
         dialect,
         board,
-        level,
+        level: access.level,
         actor,
         emit: (name, data) => drafts.push({ name, data }),
         afterCommit: (fn) => after.push(fn),
       });
-      const events = await recordEvents(trx, board, actor, drafts);
-      return { result, events };
-    }),
-  );
-  deps.bus.publish(events);
+      events = numbered(board, actor, drafts);
+      return result;
+    },
+    kept: (state) => keep(state, boardId, events),
+  });
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return result;
 }
 
 /**
  * The write path for the service's own work (retention): the same lock,
- * events and after-commit steps as `writeBoard`, without a caller whose
- * access is checked; the events carry no actor.
+ * batches, events and after-commit steps as `writeBoard`, without a caller
+ * whose access is checked; the events carry no actor.
  */
 export async function systemWrite<T>(
-  deps: Pick<Deps, 'database' | 'bus' | 'log'>,
+  deps: Deps3,
   boardId: number,
   work: (scope: SystemScope) => Promise<T>,
 ): Promise<T | undefined> {
-  const { db, dialect } = deps.database;
+  const { dialect } = deps.database;
   const after: Array<() => Promise<void>> = [];
-  const outcome = await db.transaction().execute(async (trx) => {
-    const board = await trx
-      .selectFrom('boards')
-      .selectAll()
-      .where('id', '=', boardId)
-      .$call((q) => dialect.lockForUpdate(q))
-      .executeTakeFirst();
-    if (!board) return undefined;
-    const drafts: Draft[] = [];
-    const result = await work({
-      trx,
-      dialect,
-      board,
-      emit: (name, data) => drafts.push({ name, data }),
-      afterCommit: (fn) => after.push(fn),
-    });
-    return { result, events: await recordEvents(trx, board, null, drafts) };
+  let events: BoardEvent[] = [];
+  const outcome = await enqueue<{ result: T } | undefined>(deps, boardId, {
+    run: async (trx, state) => {
+      const stored = await trx.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
+      if (!stored) return undefined;
+      const board = current(state, stored);
+      const drafts: Draft[] = [];
+      const result = await work({
+        trx,
+        dialect,
+        board,
+        emit: (name, data) => drafts.push({ name, data }),
+        afterCommit: (fn) => after.push(fn),
+      });
+      events = numbered(board, null, drafts);
+      return { result };
+    },
+    kept: (state) => keep(state, boardId, events),
   });
   if (!outcome) return undefined;
-  deps.bus.publish(outcome.events);
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return outcome.result;
 }
 
-/** Raises the board's version by one per event and stores each event row. */
+/**
+ * Stores a batch's events of one board: one version bump, one notification
+ * to the other processes, one insert and one webhook lookup for them all.
+ */
+async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
+  const last = events[events.length - 1]!.version;
+  const bumped = await bumpVersion(trx, events.length, boardId);
+  // The batch numbered the events from the version it read under the lock: anything else is a torn history.
+  if (bumped[0] && Number(bumped[0].version) !== last) {
+    throw new Error(`board ${boardId} is at version ${bumped[0].version}, its events end at ${last}`);
+  }
+  await announce(trx, boardId, last, events);
+  // A board removed within the batch keeps no event rows; viewers still hear of it.
+  if (bumped[0]) await insertEvents(trx, boardId, events);
+}
+
+const bumpVersion = hotQuery((db: Db, by: number, boardId: number) =>
+  db
+    .updateTable('boards')
+    .set((eb) => ({ version: eb('version', '+', by) }))
+    .where('id', '=', boardId)
+    .returning('version'),
+);
+
+/** Delivered to every process's listener when (and only if) the transaction commits. */
+async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
+  const deleted = events.find((e) => e.name === 'board.deleted');
+  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId, version, deleted });
+}
+
+async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
+  await trx
+    .insertInto('board_events')
+    .values(
+      events.map((e) => ({
+        boardId: e.boardId,
+        version: e.version,
+        name: e.name,
+        data: JSON.stringify(e.data),
+        actorId: e.actor?.id ?? null,
+        createdAt: e.createdAt,
+      })),
+    )
+    .execute();
+  await queueWebhookDeliveries(trx, boardId, events);
+}
+
+/** Raises the board's version by one per event and stores each event row (for a transaction of the caller's own). */
 export async function recordEvents(
   trx: Db,
   board: Pick<BoardRow, 'id' | 'version'>,
@@ -118,41 +254,11 @@ export async function recordEvents(
   drafts: readonly Draft[],
 ): Promise<BoardEvent[]> {
   if (drafts.length === 0) return [];
-  const bumped = await trx
-    .updateTable('boards')
-    .set((eb) => ({ version: eb('version', '+', drafts.length) }))
-    .where('id', '=', board.id)
-    .returning('version')
-    .executeTakeFirst();
-  const createdAt = nowIso();
+  const [bumped] = await bumpVersion(trx, drafts.length, board.id);
   // A board removed by this very change keeps no event rows; viewers still hear of it.
-  const first = (bumped?.version ?? board.version + drafts.length) - drafts.length + 1;
-  const events = drafts.map((draft, i): BoardEvent => ({
-    boardId: board.id,
-    version: first + i,
-    name: draft.name,
-    actor: actor && { id: actor.id, name: actor.name },
-    data: draft.data,
-    createdAt,
-  }));
-  // Delivered to every process's listener when (and only if) the transaction commits.
-  const deleted = events.find((e) => e.name === 'board.deleted');
-  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId: board.id, version: first + drafts.length - 1, deleted });
-  if (bumped) {
-    await trx
-      .insertInto('board_events')
-      .values(
-        events.map((e) => ({
-          boardId: e.boardId,
-          version: e.version,
-          name: e.name,
-          data: JSON.stringify(e.data),
-          actorId: actor?.id ?? null,
-          createdAt,
-        })),
-      )
-      .execute();
-    await queueWebhookDeliveries(trx, board.id, events);
-  }
+  const first = (bumped ? Number(bumped.version) : board.version + drafts.length) - drafts.length;
+  const events = numbered({ id: board.id, version: first }, actor, drafts);
+  await announce(trx, board.id, first + drafts.length, events);
+  if (bumped) await insertEvents(trx, board.id, events);
   return events;
 }

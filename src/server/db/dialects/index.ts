@@ -28,12 +28,13 @@ export interface Dialect {
   /** Locks the selected rows, passing over those another transaction holds (`FOR UPDATE SKIP LOCKED`), so workers claim different rows. */
   skipLocked<Q extends AnySelect>(query: Q): Q;
   /**
-   * Writes to one board take turns within this process before they ask for a
-   * connection (PostgreSQL: waiting here holds no pooled connection, the row
-   * lock still decides across processes). SQLite runs `work` at once: its one
-   * connection already runs one transaction at a time.
+   * Which writes may share one commit (group commit, events/group-commit.ts):
+   * writes with the same queue key take turns and are batched together. On
+   * PostgreSQL one queue per board: boards commit in parallel on different
+   * pooled connections, and the board's row lock still decides across
+   * processes. SQLite has one connection, so every write shares one queue.
    */
-  takeTurns<T>(boardId: number, work: () => Promise<T>): Promise<T>;
+  writeQueue(boardId: number): number;
 
   /**
    * Announces `payload` on `channel` to every process's listener once the

@@ -8,7 +8,6 @@ import type { Cursor, Dialect, Snapshots } from './index.js';
 import { listenOn } from './pg-listen.js';
 import { pgTypes } from './pg-types.js';
 import { jsonPairs } from './sqlite.js';
-import { takeTurns } from './turns.js';
 
 let cursors = 0;
 
@@ -29,7 +28,7 @@ export const postgres: Dialect = {
 
   lockForUpdate: (query, of) => (of ? query.forUpdate(of) : query.forUpdate()) as typeof query,
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
-  takeTurns,
+  writeQueue: (boardId) => boardId,
 
   async notify(db, channel, payload) {
     await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`.execute(db);

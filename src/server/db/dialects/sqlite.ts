@@ -30,7 +30,7 @@ export const sqlite: Dialect = {
 
   lockForUpdate: (query) => query,
   skipLocked: (query) => query,
-  takeTurns: (_boardId, work) => work(),
+  writeQueue: () => 0,
 
   notify: () => Promise.resolve(false),
   listen: () => null,

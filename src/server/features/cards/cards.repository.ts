@@ -1,3 +1,4 @@
+import { placementColumns, type Placement } from './ordering.js';
 import { sql } from 'kysely';
 import { boardAudience } from '../../access/audience.js';
 import type { Db } from '../../db/database.js';
@@ -140,4 +141,52 @@ export async function copyCardRelations(db: Db, fromId: number, toId: number, no
         .where('cardId', '=', fromId),
     )
     .execute();
+}
+
+/** What a move checks and needs, read in one query: the card, both areas as the caller named them, the placement facts. */
+export interface MoveFacts extends Placement {
+  id: number;
+  areaId: number;
+  sort: number;
+  name: string;
+  archivedAt: string | null;
+  fromBoardId: number | null;
+  fromArchivedAt: string | null;
+  fromName: string | null;
+  toBoardId: number | null;
+  toArchivedAt: string | null;
+  toName: string | null;
+}
+
+export async function moveFacts(
+  db: Db,
+  move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
+): Promise<MoveFacts | undefined> {
+  const { rows } = await sql<MoveFacts>`
+    select c.id, c."areaId", c.sort, c.name, c."archivedAt",
+      f."boardId" as "fromBoardId", f."archivedAt" as "fromArchivedAt", f.name as "fromName",
+      t."boardId" as "toBoardId", t."archivedAt" as "toArchivedAt", t.name as "toName",
+      ${placementColumns(move.toAreaId, move.cardId, move.newIndex)}
+    from cards c
+    left join areas f on f.id = ${move.fromAreaId}
+    left join areas t on t.id = ${move.toAreaId}
+    where c.id = ${move.cardId}`.execute(db);
+  const row = rows[0];
+  return row && { ...row, id: Number(row.id), areaId: Number(row.areaId), sort: Number(row.sort) };
+}
+
+/** What adding a card to an area checks and needs, in one query: the area, its cards in all and its visible ones. */
+export async function createFacts(
+  db: Db,
+  areaId: number,
+): Promise<{ boardId: number; archivedAt: string | null; count: number; visible: number } | undefined> {
+  const { rows } = await sql<{ boardId: number; archivedAt: string | null; count: number | string; visible: number | string }>`
+    select a."boardId", a."archivedAt",
+      (select count(*) from cards c where c."areaId" = a.id) as count,
+      (select count(*) from cards c where c."areaId" = a.id and c."archivedAt" is null) as visible
+    from areas a where a.id = ${areaId}`.execute(db);
+  const row = rows[0];
+  return (
+    row && { boardId: Number(row.boardId), archivedAt: row.archivedAt, count: Number(row.count), visible: Number(row.visible) }
+  );
 }

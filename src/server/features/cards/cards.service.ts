@@ -9,10 +9,10 @@ import type { CardRow, CardTable } from '../../db/schema.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type SystemScope, type WriteScope } from '../../events/board-write.js';
 import { discardAfterCommit } from '../../files/store.js';
-import { badRequest, conflict } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
-import { writableCard } from './guards.js';
+import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { texts } from '../../i18n/messages.js';
 import { recordActivity, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardAudience } from '../../access/audience.js';
@@ -22,7 +22,7 @@ import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
 import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
-import { closeGap, placeCard } from './ordering.js';
+import { closeGap, placeWith } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
@@ -100,17 +100,18 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
   return writeBoard(deps, actor, { boardId, subject: 'Area' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
-    const area = await writableArea(trx, board.id, input.areaId);
+    // One query for the area's checks and the new card's place: the same refusals as `writableArea`.
+    const area = areaOfBoard(await repo.createFacts(trx, input.areaId), board.id);
     const now = nowIso();
     const row = await trx
       .insertInto('cards')
       .values({
-        areaId: area.id,
+        areaId: input.areaId,
         boardId: board.id,
         name,
         content: input.content ?? '',
         status: input.status ?? 0,
-        sort: await repo.countInArea(trx, area.id),
+        sort: area.count,
         dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
         repeatEvery: null,
         repeatAnchor: null,
@@ -121,7 +122,8 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordActivity(trx, row.id, actor.id, 'created', null);
-    const card = await loadCard(trx, row);
+    // A new card has no labels, assignees or reminders yet, and comes after every visible card.
+    const card = presentCard(row, { position: area.visible, labels: [], assignees: [], reminders: [] });
     emit('card.created', { card });
     await tellBoard(
       scope,
@@ -362,19 +364,19 @@ export async function moveCard(
   const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
   await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
-    const card = await repo.findCard(trx, move.cardId);
+    // One query for the card, both areas and where the card would go: the checks then cost no round trips.
+    const card = await repo.moveFacts(trx, move);
     if (!card) throw missing('Card');
-    const [from, to] = await Promise.all([findArea(trx, move.fromAreaId), findArea(trx, move.toAreaId)]);
-    if (from?.boardId !== board.id || to?.boardId !== board.id) {
+    if (card.fromBoardId !== board.id || card.toBoardId !== board.id) {
       // An area the caller cannot see answers like a missing one (ids cannot be probed);
       // only one they can read, on another board, is the client's mistake.
       for (const id of [move.fromAreaId, move.toAreaId]) await requireArea(trx, actor, id, 'read');
       throw badRequest("body: both areas must be on the card's board");
     }
-    if (card.areaId !== move.fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
-    if (card.archivedAt !== null) throw conflict('The card is archived; restore it first');
-    if (from.archivedAt !== null || to.archivedAt !== null) throw conflict('The area is archived; restore it first');
-    const newIndex = await placeCard(trx, card, to.id, move.newIndex);
+    checkMove(card, move.fromAreaId, card);
+    const from = { id: move.fromAreaId, name: card.fromName! };
+    const to = { id: move.toAreaId, name: card.toName! };
+    const newIndex = await placeWith(trx, card, to.id, move.newIndex, card);
     if (from.id !== to.id) {
       await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
       const message = texts[deps.config.language].cardMoved({ actor: actor.name, card: card.name, from: from.name, to: to.name });

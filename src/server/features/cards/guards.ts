@@ -32,11 +32,15 @@ export async function writableBoard(deps: ServiceDeps, actor: Actor, boardId: nu
 }
 
 /** An area of this board that can take changes: 404 when it is not on the board, 409 when archived. */
-export async function writableArea(db: Db, boardId: number, areaId: number): Promise<AreaRow> {
-  const area = await findArea(db, areaId);
+export function areaOfBoard<A extends Pick<AreaRow, 'boardId' | 'archivedAt'>>(area: A | undefined, boardId: number): A {
   if (!area || area.boardId !== boardId) throw missing('Area');
   if (area.archivedAt !== null) throw archived('area');
   return area;
+}
+
+/** `areaOfBoard` for an area known by its id. */
+export async function writableArea(db: Db, boardId: number, areaId: number): Promise<AreaRow> {
+  return areaOfBoard(await findArea(db, areaId), boardId);
 }
 
 /** A card of this board that can take changes: 404 when gone, 409 when it or its area is archived. */
@@ -53,8 +57,12 @@ export async function writableCard(db: Db, boardId: number, cardId: number): Pro
  * card still in the area the client saw it in (else it was moved meanwhile),
  * and neither the card nor either area archived.
  */
-export function checkMove(card: CardRow, fromAreaId: number, from: AreaRow, to: AreaRow): void {
+export function checkMove(
+  card: Pick<CardRow, 'areaId' | 'archivedAt'>,
+  fromAreaId: number,
+  areas: { fromArchivedAt: string | null; toArchivedAt: string | null },
+): void {
   if (card.areaId !== fromAreaId) throw conflict('The card is not in that area (it may have been moved meanwhile)');
   if (card.archivedAt !== null) throw archived('card');
-  if (from.archivedAt !== null || to.archivedAt !== null) throw archived('area');
+  if (areas.fromArchivedAt !== null || areas.toArchivedAt !== null) throw archived('area');
 }

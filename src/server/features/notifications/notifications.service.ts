@@ -1,6 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
-import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Dialect } from '../../db/dialects/index.js';
 import type { Notification } from '../../../shared/api/notifications.js';
