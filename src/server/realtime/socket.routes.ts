@@ -6,7 +6,7 @@ import { credentialValidUntil, isForeignOrigin, resolveActor, type Actor, type C
 import type { Db } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { isId } from '../../shared/api/common.js';
-import { forbidden } from '../http/errors.js';
+import { badRequest, forbidden } from '../http/errors.js';
 import type { Client, Hub } from './hub.js';
 
 export interface RealtimeOptions {
@@ -86,20 +86,18 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
   const baseOrigin = new URL(deps.config.baseUrl).origin;
 
-  app.get(
-    '/api/realtime',
-    {
-      websocket: true,
-      schema: { hide: true },
-      onRequest: async (request) => {
-        // Opening a socket is not use of the session: only requests extend it.
-        const actor = await resolveActor(request, deps.database.db, deps.auth, { refreshSession: false });
-        if (!actor) throw forbidden();
-        if (actor.via === 'session' && isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site connection refused');
-        request.actor = actor;
-      },
+  app.route({
+    method: 'GET',
+    url: '/api/realtime',
+    schema: { hide: true },
+    onRequest: async (request) => {
+      // Opening a socket is not use of the session: only requests extend it.
+      const actor = await resolveActor(request, deps.database.db, deps.auth, { refreshSession: false });
+      if (!actor) throw forbidden();
+      if (actor.via === 'session' && isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site connection refused');
+      request.actor = actor;
     },
-    (socket, request) => {
+    wsHandler: (socket, request) => {
       const client = new SocketClient(request.actor, socket);
       hub.connect(client);
       const credential = request.actor.credential;
@@ -136,7 +134,11 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
         hub.disconnect(client);
       });
     },
-  );
+    // A plain GET (no upgrade) gets an answer in the API's shape, not an empty 404.
+    handler: () => {
+      throw badRequest('Connect with a WebSocket upgrade');
+    },
+  });
 }
 
 function parse(text: string): ClientMessage | null {
