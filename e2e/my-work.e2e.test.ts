@@ -62,8 +62,8 @@ describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
     await page.getByRole('heading', { name: 'My work', level: 1 }).waitFor();
 
     await expect.poll(() => names(page, 'Overdue')).toEqual(['Renew the passport']);
-    expect(await names(page, 'Later')).toEqual(['Plan the holidays']);
-    expect(await names(page, 'No date')).toEqual(['Sort the photos', 'Review the budget']);
+    await expect.poll(() => names(page, 'Later')).toEqual(['Plan the holidays']);
+    await expect.poll(() => names(page, 'No date')).toEqual(['Sort the photos', 'Review the budget']);
     // Where each card is; the card not assigned to Ada and the done one are not there.
     const budget = page.locator('.my-work-card', { hasText: 'Review the budget' });
     expect(await budget.locator('.my-work-where').innerText()).toBe('Team plans · Next');
@@ -72,18 +72,21 @@ describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
 
     // Arrows walk the cards across the groups; Enter opens the board's card dialog.
     await page.locator('.my-work-card').first().focus();
+    // The focus moves once React has handled each key: poll for it rather than read it at once.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toContain('Plan the holidays');
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Sort the photos');
+    await expect.poll(focused).toContain('Sort the photos');
     await page.keyboard.press('End');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Review the budget');
+    await expect.poll(focused).toContain('Review the budget');
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Review the budget' });
     await dialog.waitFor();
     expect(page.url()).toContain(`card=${seeded.teamCard}`);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toContain('Review the budget');
+    await expect.poll(focused).toContain('Review the budget');
 
     // The label filter keeps only the cards with that label.
     await page.getByLabel('Label', { exact: true }).selectOption('errand');
