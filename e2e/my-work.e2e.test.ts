@@ -90,10 +90,14 @@ describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
 
     // The label filter keeps only the cards with that label.
     await page.getByLabel('Label', { exact: true }).selectOption('errand');
-    await expect.poll(() => page.locator('.my-work-card-name').allInnerTexts()).toEqual(['Renew the passport']);
+    await expect
+      .poll(() => page.locator('.my-work-card-name').allInnerTexts(), { timeout: 10_000 })
+      .toEqual(['Renew the passport']);
     await page.getByLabel('Label', { exact: true }).selectOption('');
     await page.getByLabel('Board', { exact: true }).selectOption({ label: 'Team plans' });
-    await expect.poll(() => page.locator('.my-work-card-name').allInnerTexts()).toEqual(['Review the budget']);
+    await expect
+      .poll(() => page.locator('.my-work-card-name').allInnerTexts(), { timeout: 10_000 })
+      .toEqual(['Review the budget']);
     await page.context().close();
   });
 

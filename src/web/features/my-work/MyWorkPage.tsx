@@ -33,8 +33,10 @@ export function MyWorkPage() {
   const refresh = useCallback(() => void qc.invalidateQueries({ queryKey: myWorkKey }), [qc]);
   useAccountChanges(refresh);
 
+  // From the address as it is now, not as this render saw it (React Router's updater gets the render's
+  // copy too): two changes made before a re-render both count.
   const setParam = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(window.location.search);
     for (const [key, value] of Object.entries(changes)) {
       if (value) next.set(key, value);
       else next.delete(key);
@@ -52,13 +54,13 @@ export function MyWorkPage() {
       refresh();
       if (boardId === openBoardId) {
         toast.info(t(`board.gone.${reason}`));
-        const next = new URLSearchParams(params);
+        const next = new URLSearchParams(window.location.search);
         next.delete('card');
         next.delete('cardBoard');
         setParams(next, { replace: true });
       }
     },
-    [refresh, openBoardId, params, setParams, t],
+    [refresh, openBoardId, setParams, t],
   );
 
   // Watch every board that has a card of mine (and the open card's), so changes there show at once.
