@@ -1,17 +1,8 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Schema } from '../db/schema.js';
+import type { ApiKeyTable, Schema } from '../db/schema.js';
 
-export interface ApiKeyRow {
-  id: string;
-  userId: string;
-  name: string;
-  start: string;
-  keyHash: string;
-  readOnly: number;
-  createdAt: Date | string;
-  lastUsedAt: Date | string | null;
-}
+export type ApiKeyRow = Selectable<ApiKeyTable>;
 
 export async function insertKey(db: Db, row: Insertable<Schema['apikey']>): Promise<void> {
   await db.insertInto('apikey').values(row).execute();

@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import { isId } from '../../shared/api/common.js';
 import { badRequest, forbidden } from '../http/errors.js';
 import type { Client, Hub } from './hub.js';
+import { keepAlive } from './keep-alive.js';
 
 export interface RealtimeOptions {
   /** How often a socket must answer a ping to stay connected. */
@@ -105,13 +106,7 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
         ? watchCredential(deps.database.db, credential, (reason) => socket.close(CLOSE_CREDENTIAL_ENDED, reason), request.log)
         : () => undefined;
 
-      let alive = true;
-      socket.on('pong', () => (alive = true));
-      const heartbeat = setInterval(() => {
-        if (!alive) return socket.terminate();
-        alive = false;
-        socket.ping();
-      }, options.heartbeatMs);
+      keepAlive(socket, options.heartbeatMs);
 
       let tokens = BURST;
       let refilled = Date.now();
@@ -129,7 +124,6 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
       });
 
       socket.on('close', () => {
-        clearInterval(heartbeat);
         unwatch();
         hub.disconnect(client);
       });

@@ -6,6 +6,7 @@ import type { Deps, ServiceDeps } from '../../deps.js';
 import { EVENTS_CHANNEL } from '../../events/board-write.js';
 import { REVOCATIONS_CHANNEL } from '../../events/bus.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
+import { keepAlive } from '../../realtime/keep-alive.js';
 
 /** A socket backed up past this is too slow to keep (the page reconnects and reads the board again). */
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -70,16 +71,9 @@ export function servePublicSocket(
 ): void {
   const viewer = new SocketViewer(token, socket);
   void viewers.add(viewer, boardId);
-  let alive = true;
-  socket.on('pong', () => (alive = true));
-  const heartbeat = setInterval(() => {
-    if (!alive) return socket.terminate();
-    alive = false;
-    socket.ping();
-  }, heartbeatMs);
+  keepAlive(socket, heartbeatMs);
   socket.on('message', () => socket.close(1008, 'This socket only sends'));
   socket.on('close', () => {
-    clearInterval(heartbeat);
     void viewers.remove(viewer, boardId);
   });
 }
