@@ -73,27 +73,21 @@ export async function seedBoard(
   return { board, areas, cards };
 }
 
-/** Every area of the board in the database holds sorts 0..n-1 exactly (archived cards included). */
-export async function assertDenseNumbering(t: TestContext, boardId: number): Promise<void> {
+/**
+ * The board's stored order is whole: its areas hold sorts 0..n-1 exactly, and
+ * each area's cards (archived ones included) hold distinct sort keys, which
+ * have gaps so that a move writes one row.
+ */
+export async function assertStoredOrder(t: TestContext, boardId: number): Promise<void> {
   const areas = await t.db.selectFrom('areas').select(['id', 'sort']).where('boardId', '=', boardId).execute();
-  expectDense(
-    areas.map((a) => a.sort),
-    `areas of board ${boardId}`,
-  );
-  for (const area of areas) {
-    const cards = await t.db.selectFrom('cards').select('sort').where('areaId', '=', area.id).execute();
-    expectDense(
-      cards.map((c) => c.sort),
-      `cards of area ${area.id}`,
-    );
-  }
-}
-
-function expectDense(sorts: number[], what: string): void {
-  const sorted = [...sorts].sort((a, b) => a - b);
+  const sorted = areas.map((a) => a.sort).sort((a, b) => a - b);
   sorted.forEach((s, i) => {
-    if (s !== i) throw new Error(`${what} are numbered ${JSON.stringify(sorted)}, not 0..${sorted.length - 1}`);
+    if (s !== i) throw new Error(`areas of board ${boardId} are numbered ${JSON.stringify(sorted)}, not 0..${sorted.length - 1}`);
   });
+  for (const area of areas) {
+    const keys = (await t.db.selectFrom('cards').select('sort').where('areaId', '=', area.id).execute()).map((c) => c.sort);
+    if (new Set(keys).size !== keys.length) throw new Error(`cards of area ${area.id} share sort keys: ${JSON.stringify(keys)}`);
+  }
 }
 
 /** Rows of the board-model tables, to prove a refusal changed nothing. */

@@ -86,6 +86,17 @@ export function sortsProblem(sorts: readonly number[]): string | null {
   return null;
 }
 
+/**
+ * Stored card sorts are keys with gaps (a move writes one row), so what must
+ * hold in storage is that an area's keys are distinct: `keys` sorted ascending.
+ */
+export function keysProblem(keys: readonly number[]): string | null {
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i] === keys[i - 1]) return `two cards share the key ${keys[i]} (keys ${preview(keys)})`;
+  }
+  return null;
+}
+
 /** The first few and last few values, for messages. */
 export function preview(values: readonly unknown[], edge = 6): string {
   if (values.length <= edge * 2) return `[${values.join(', ')}]`;

@@ -1,28 +1,59 @@
-import { CompiledQuery, type Compilable } from 'kysely';
+import { CompiledQuery, type Compilable, type RawBuilder } from 'kysely';
 import type { Db } from './database.js';
+
+/** Where each parameter of the compiled SQL comes from: an argument (by index), or a constant of the query. */
+type Slot = { arg: number } | { value: unknown };
 
 /**
  * A query on a hot path, built by Kysely once per dialect and then run as
  * the same SQL with new parameters: building a query costs as much as running
- * a small one. The builder must use each argument exactly once, in order, as a
- * parameter and nothing else (checked on the first build), so the SQL text is
- * the same whatever the arguments.
+ * a small one, and on a write path it is paid while the batch holds the
+ * board. The builder must use its arguments only as parameters (any number
+ * of times each), so that the SQL text is the same whatever they are:
+ * checked on the first build, which is done with markers in place of the
+ * arguments and again with the arguments themselves.
  */
 export function hotQuery<A extends unknown[], R>(
-  build: (db: Db, ...args: A) => Compilable<R>,
+  build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>,
 ): (db: Db, ...args: A) => Promise<R[]> {
   // Keyed by the dialect's adapter, which a database and its transactions share: the SQL depends on the dialect only.
-  const compiled = new WeakMap<object, string>();
+  const compiled = new WeakMap<object, { sql: string; slots: Slot[] }>();
   return async (db, ...args) => {
     const dialect = db.getExecutor().adapter;
-    let sql = compiled.get(dialect);
-    if (sql === undefined) {
-      const query = build(db, ...args).compile();
-      const same = query.parameters.length === args.length && query.parameters.every((p, i) => p === args[i]);
-      if (!same) throw new Error(`hotQuery: the parameters of ${query.sql} are not exactly its arguments`);
-      compiled.set(dialect, (sql = query.sql));
+    let plan = compiled.get(dialect);
+    if (plan === undefined) {
+      compiled.set(dialect, (plan = planOf(db, build, args)));
     }
-    const result = await db.executeQuery<R>(CompiledQuery.raw(sql, args));
+    const parameters = plan.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    const result = await db.executeQuery<R>(CompiledQuery.raw(plan.sql, parameters));
     return result.rows;
   };
+}
+
+function planOf<A extends unknown[], R>(
+  db: Db,
+  build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>,
+  args: A,
+): { sql: string; slots: Slot[] } {
+  const marks = args.map((_, i) => `\u0000hot-query-argument-${i}`);
+  const probe = compile(build(db, ...(marks as unknown as A)), db);
+  const slots: Slot[] = probe.parameters.map((p) => {
+    const arg = typeof p === 'string' ? marks.indexOf(p) : -1;
+    return arg >= 0 ? { arg } : { value: p };
+  });
+  const real = compile(build(db, ...args), db);
+  const same =
+    real.sql === probe.sql &&
+    real.parameters.length === slots.length &&
+    real.parameters.every((p, i) => {
+      const slot = slots[i]!;
+      return p === ('arg' in slot ? args[slot.arg] : slot.value);
+    });
+  if (!same) throw new Error(`hotQuery: ${real.sql} does not use its arguments only as parameters`);
+  return { sql: probe.sql, slots };
+}
+
+/** A raw `sql` template compiles against a database; a query builder knows its own. */
+function compile<R>(query: Compilable<R> | RawBuilder<R>, db: Db): CompiledQuery<R> {
+  return (query as { compile(db: Db): CompiledQuery<R> }).compile(db);
 }

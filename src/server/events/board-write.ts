@@ -24,10 +24,16 @@ export interface WriteScope {
   emit: <K extends BoardEventName>(name: K, data: BoardEventMap[K]) => void;
   /** Work that must wait for the commit and must not undo it (removing files): run after, failures logged. */
   afterCommit: (work: () => Promise<void>) => void;
+  /**
+   * Reads once per batch what only a change to the board or its members can
+   * change (the board's audience, the caller's access): the writes of a
+   * batch mostly touch cards, and each would read the same rows again.
+   */
+  remember: <T>(key: string, read: () => Promise<T>) => Promise<T>;
 }
 
 /** What a change needs that no caller's rights decide (removals by the retention job). */
-export type SystemScope = Pick<WriteScope, 'trx' | 'dialect' | 'board' | 'emit' | 'afterCommit'>;
+export type SystemScope = Pick<WriteScope, 'trx' | 'dialect' | 'board' | 'emit' | 'afterCommit' | 'remember'>;
 
 interface Draft {
   name: BoardEventName;
@@ -39,7 +45,12 @@ interface BatchState {
   boards: Map<number, { version: number; events: BoardEvent[] }>;
   /** The events of each kept write, in the order they ran (each write's own go on the bus together). */
   writes: BoardEvent[][];
+  /** `WriteScope.remember`'s answers, forgotten when a write may have changed them. */
+  memo: Map<string, Promise<unknown>>;
 }
+
+/** Events that leave the board row and its members as they were: after others, `remember` reads again. */
+const CONTENT_EVENT = /^(card|comment|attachment|area|areas|labels)\./;
 
 type Deps3 = Pick<Deps, 'database' | 'bus' | 'log'>;
 
@@ -63,7 +74,7 @@ function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>
       {
         begin: async (trx) => {
           await lockBoard(trx, boardId);
-          return { boards: new Map(), writes: [] };
+          return { boards: new Map(), writes: [], memo: new Map() };
         },
         finish: async (trx, state) => {
           for (const [id, { events }] of state.boards) if (events.length > 0) await storeEvents(trx, id, events);
@@ -102,12 +113,25 @@ function numbered(board: Pick<BoardRow, 'id' | 'version'>, actor: Actor | null, 
 
 /** Adds a kept write's events to its batch. */
 function keep(state: BatchState, boardId: number, events: BoardEvent[]): void {
+  if (events.length === 0 || !events.every((e) => CONTENT_EVENT.test(e.name))) state.memo.clear();
   if (events.length === 0) return;
   const entry = state.boards.get(boardId) ?? { version: 0, events: [] };
   entry.events.push(...events);
   entry.version = events[events.length - 1]!.version;
   state.boards.set(boardId, entry);
   state.writes.push(events);
+}
+
+/** `WriteScope.remember` for one write of a batch; a write that fails may have read its own undone changes, so it clears. */
+function rememberer(state: BatchState): { remember: WriteScope['remember']; failed: () => void } {
+  return {
+    remember: <T>(key: string, read: () => Promise<T>) => {
+      let value = state.memo.get(key) as Promise<T> | undefined;
+      if (value === undefined) state.memo.set(key, (value = read()));
+      return value;
+    },
+    failed: () => state.memo.clear(),
+  };
 }
 
 /** The board as this write sees it: its stored row with the version the earlier writes of the batch raised it to. */
@@ -140,22 +164,31 @@ export async function writeBoard<T>(
   let events: BoardEvent[] = [];
   const result = await enqueue<T>(deps, boardId, {
     run: async (trx, state) => {
-      // The batch holds the board's lock already; a board removed by an earlier write of it is missing here.
-      const access = await requireBoard(trx, actor, boardId, needed, { subject });
-      const board = current(state, access.board);
-      if (!options.allowArchived) unarchivedBoard(board);
-      const drafts: Draft[] = [];
-      const result = await work({
-        trx,
-        dialect,
-        board,
-        level: access.level,
-        actor,
-        emit: (name, data) => drafts.push({ name, data }),
-        afterCommit: (fn) => after.push(fn),
-      });
-      events = numbered(board, actor, drafts);
-      return result;
+      const { remember, failed } = rememberer(state);
+      try {
+        // The batch holds the board's lock already; a board removed by an earlier write of it is missing here.
+        const access = await remember(`access:${boardId}:${actor.id}:${needed}:${subject}`, () =>
+          requireBoard(trx, actor, boardId, needed, { subject }),
+        );
+        const board = current(state, access.board);
+        if (!options.allowArchived) unarchivedBoard(board);
+        const drafts: Draft[] = [];
+        const result = await work({
+          trx,
+          dialect,
+          board,
+          level: access.level,
+          actor,
+          emit: (name, data) => drafts.push({ name, data }),
+          afterCommit: (fn) => after.push(fn),
+          remember,
+        });
+        events = numbered(board, actor, drafts);
+        return result;
+      } catch (error) {
+        failed();
+        throw error;
+      }
     },
     kept: (state) => keep(state, boardId, events),
   });
@@ -178,19 +211,26 @@ export async function systemWrite<T>(
   let events: BoardEvent[] = [];
   const outcome = await enqueue<{ result: T } | undefined>(deps, boardId, {
     run: async (trx, state) => {
-      const stored = await trx.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
-      if (!stored) return undefined;
-      const board = current(state, stored);
-      const drafts: Draft[] = [];
-      const result = await work({
-        trx,
-        dialect,
-        board,
-        emit: (name, data) => drafts.push({ name, data }),
-        afterCommit: (fn) => after.push(fn),
-      });
-      events = numbered(board, null, drafts);
-      return { result };
+      const { remember, failed } = rememberer(state);
+      try {
+        const stored = await trx.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
+        if (!stored) return undefined;
+        const board = current(state, stored);
+        const drafts: Draft[] = [];
+        const result = await work({
+          trx,
+          dialect,
+          board,
+          emit: (name, data) => drafts.push({ name, data }),
+          afterCommit: (fn) => after.push(fn),
+          remember,
+        });
+        events = numbered(board, null, drafts);
+        return { result };
+      } catch (error) {
+        failed();
+        throw error;
+      }
     },
     kept: (state) => keep(state, boardId, events),
   });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { dialectOf } from '../db/dialects/index.js';
 
 /**
  * At most this many writes share one transaction: more would amortise the
@@ -18,7 +19,7 @@ export function observeBatches(observer: (size: number) => void): () => void {
 /** One write waiting for a batch: `run` does its work in the batch's transaction. */
 export interface Queued<S> {
   run: (trx: Db, state: S) => Promise<unknown>;
-  /** Called after `run` succeeded and its savepoint was released: the write's changes are part of the batch. */
+  /** Called after `run` succeeded: the write's changes are part of the batch (they commit or fail with it). */
   kept?: (state: S) => void;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -78,17 +79,17 @@ export class GroupCommit<S> {
         state = await this.hooks.begin(trx);
         // Alone in its batch, a write needs no savepoint: its error rolls back the transaction, which is all of it.
         const alone = batch.length === 1;
-        for (const entry of batch) {
-          if (!alone) await sql`savepoint write`.execute(trx);
+        const dialect = dialectOf(trx);
+        // Each write's savepoint stays open until the next write's replaces it; the commit ends the last one.
+        for (const [i, entry] of batch.entries()) {
+          if (!alone) await (i === 0 ? sql`savepoint write`.execute(trx) : dialect.nextSavepoint(trx));
           try {
             const value = await entry.run(trx, state);
-            if (!alone) await sql`release savepoint write`.execute(trx);
             entry.kept?.(state);
             outcomes.push({ ok: true, value });
           } catch (error) {
             if (alone) throw error;
             await sql`rollback to savepoint write`.execute(trx);
-            await sql`release savepoint write`.execute(trx);
             outcomes.push({ ok: false, error });
           }
         }

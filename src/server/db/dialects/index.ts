@@ -35,6 +35,12 @@ export interface Dialect {
    * processes. SQLite has one connection, so every write shares one queue.
    */
   writeQueue(boardId: number): number;
+  /**
+   * Releases the savepoint `write` of the batch's last write and opens the
+   * next write's, in one round trip where the database takes several
+   * statements at once (PostgreSQL; SQLite runs in the process, where a statement costs no round trip).
+   */
+  nextSavepoint(trx: Db): Promise<void>;
 
   /**
    * Announces `payload` on `channel` to every process's listener once the

@@ -6,6 +6,7 @@ import { postgresRestoreTarget } from '../dump/restore-target.js';
 import type { Schema } from '../schema.js';
 import type { Cursor, Dialect, Snapshots } from './index.js';
 import { listenOn } from './pg-listen.js';
+import { PreparingClient } from './pg-prepared.js';
 import { pgTypes } from './pg-types.js';
 import { jsonPairs } from './sqlite.js';
 
@@ -18,7 +19,7 @@ export const postgres: Dialect = {
   true: true,
 
   open(url) {
-    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
+    const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, Client: PreparingClient });
     // An idle client that loses its server must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
@@ -29,6 +30,12 @@ export const postgres: Dialect = {
   lockForUpdate: (query, of) => (of ? query.forUpdate(of) : query.forUpdate()) as typeof query,
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
   writeQueue: (boardId) => boardId,
+  // No parameters, so the simple protocol: both statements go as one message.
+  nextSavepoint: (trx) =>
+    sql
+      .raw('release savepoint write; savepoint write')
+      .execute(trx)
+      .then(() => undefined),
 
   async notify(db, channel, payload) {
     await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`.execute(db);

@@ -31,6 +31,10 @@ export const sqlite: Dialect = {
   lockForUpdate: (query) => query,
   skipLocked: (query) => query,
   writeQueue: () => 0,
+  async nextSavepoint(trx) {
+    await sql`release savepoint write`.execute(trx);
+    await sql`savepoint write`.execute(trx);
+  },
 
   notify: () => Promise.resolve(false),
   listen: () => null,

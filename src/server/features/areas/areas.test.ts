@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import {
   areaNames,
-  assertDenseNumbering,
+  assertStoredOrder,
   cardNames,
   createArea,
   createCard,
@@ -136,7 +136,7 @@ eachDialect('areas', (t) => {
     });
     expect(patched.statusCode).toBe(200);
     expect(await areaNames(t, user, board.id)).toEqual(['D', 'C', 'A']);
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
 
     const restored = await t.inject(user, {
       method: 'POST',
@@ -165,7 +165,7 @@ eachDialect('areas', (t) => {
     expect(await t.db.selectFrom('cards').select('id').where('areaId', '=', areas.B!.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('card_labels').selectAll().where('cardId', '=', cards.b1!.id).execute()).toEqual([]);
     expect(await areaNames(t, user, board.id)).toEqual(['A', 'C']);
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
     const again = await t.inject(user, {
       method: 'DELETE',
       url: `/api/data/area?id=${areas.B!.id}&boardId=${board.id}&permanent=true`,

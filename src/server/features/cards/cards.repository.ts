@@ -76,32 +76,6 @@ export async function boardPeople(db: Db, boardId: number): Promise<Set<string>>
   return new Set(await boardAudience(db, boardId));
 }
 
-/** Number of cards in an area, archived ones included: the sort of a card added at the bottom. */
-const cardCount = hotQuery((db: Db, areaId: number) =>
-  db
-    .selectFrom('cards')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('areaId', '=', areaId),
-);
-
-export async function countInArea(db: Db, areaId: number): Promise<number> {
-  return Number((await cardCount(db, areaId))[0]!.n);
-}
-
-/** Moves the cards of an area in [from, to] by `delta` places. */
-const shift = hotQuery((db: Db, delta: number, areaId: number, from: number, to: number) =>
-  db
-    .updateTable('cards')
-    .set({ sort: sql<number>`sort + ${delta}` })
-    .where('areaId', '=', areaId)
-    .where('sort', '>=', from)
-    .where('sort', '<=', to),
-);
-
-export async function shiftCards(db: Db, areaId: number, from: number, to: number, delta: 1 | -1): Promise<void> {
-  await shift(db, delta, areaId, from, to);
-}
-
 function push<T>(map: Map<number, T[]>, key: number, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -175,18 +149,28 @@ export async function moveFacts(
   return row && { ...row, id: Number(row.id), areaId: Number(row.areaId), sort: Number(row.sort) };
 }
 
-/** What adding a card to an area checks and needs, in one query: the area, its cards in all and its visible ones. */
+/** What adding a card to an area checks and needs, in one query: the area, its last sort key and its visible cards. */
 export async function createFacts(
   db: Db,
   areaId: number,
-): Promise<{ boardId: number; archivedAt: string | null; count: number; visible: number } | undefined> {
-  const { rows } = await sql<{ boardId: number; archivedAt: string | null; count: number | string; visible: number | string }>`
+): Promise<{ boardId: number; archivedAt: string | null; lastSort: number | null; visible: number } | undefined> {
+  const { rows } = await sql<{
+    boardId: number;
+    archivedAt: string | null;
+    lastSort: number | string | null;
+    visible: number | string;
+  }>`
     select a."boardId", a."archivedAt",
-      (select count(*) from cards c where c."areaId" = a.id) as count,
+      (select max(c.sort) from cards c where c."areaId" = a.id) as "lastSort",
       (select count(*) from cards c where c."areaId" = a.id and c."archivedAt" is null) as visible
     from areas a where a.id = ${areaId}`.execute(db);
   const row = rows[0];
   return (
-    row && { boardId: Number(row.boardId), archivedAt: row.archivedAt, count: Number(row.count), visible: Number(row.visible) }
+    row && {
+      boardId: Number(row.boardId),
+      archivedAt: row.archivedAt,
+      lastSort: row.lastSort === null ? null : Number(row.lastSort),
+      visible: Number(row.visible),
+    }
   );
 }

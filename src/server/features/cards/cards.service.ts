@@ -22,7 +22,7 @@ import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
 import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
-import { closeGap, placeWith } from './ordering.js';
+import { bottomKey, placeWith, quickMove, type QuickMove } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
@@ -111,7 +111,7 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
         name,
         content: input.content ?? '',
         status: input.status ?? 0,
-        sort: area.count,
+        sort: await bottomKey(trx, input.areaId, area.lastSort),
         dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
         repeatEvery: null,
         repeatAnchor: null,
@@ -146,7 +146,8 @@ export async function tellBoard(
   recipients?: string[],
 ) {
   await notify(scope, deps, {
-    recipients: recipients ?? (await boardAudience(scope.trx, scope.board.id)),
+    recipients:
+      recipients ?? (await scope.remember(`audience:${scope.board.id}`, () => boardAudience(scope.trx, scope.board.id))),
     type,
     boardId: scope.board.id,
     cardId,
@@ -259,7 +260,7 @@ async function createSuccessor(
       name: after.name,
       content: untick(after.content),
       status: 0,
-      sort: await repo.countInArea(trx, areaId),
+      sort: await bottomKey(trx, areaId),
       dueDate: due.toISOString(),
       repeatEvery: rhythm,
       repeatAnchor: anchor,
@@ -350,9 +351,29 @@ export async function removeCard(
   );
   await trx.deleteFrom('cards').where('id', '=', card.id).execute();
   await redactEvents(trx, board.id, { cardIds: [card.id] });
-  await closeGap(trx, card);
   emit('card.deleted', { cardId: card.id, areaId: card.areaId });
   if (await pruneUnusedLabels(trx, board.id, labelIds)) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+}
+
+/** A move `quickMove` did not make: every check with its own refusal, and room made between the neighbours if need be. */
+async function moveTheLongWay(
+  trx: Db,
+  actor: Actor,
+  boardId: number,
+  move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
+): Promise<QuickMove> {
+  // One query for the card, both areas and where the card would go: the checks then cost no round trips.
+  const card = await repo.moveFacts(trx, move);
+  if (!card) throw missing('Card');
+  if (card.fromBoardId !== boardId || card.toBoardId !== boardId) {
+    // An area the caller cannot see answers like a missing one (ids cannot be probed);
+    // only one they can read, on another board, is the client's mistake.
+    for (const id of [move.fromAreaId, move.toAreaId]) await requireArea(trx, actor, id, 'read');
+    throw badRequest("body: both areas must be on the card's board");
+  }
+  checkMove(card, move.fromAreaId, card);
+  const position = await placeWith(trx, card, move.toAreaId, move.newIndex, card);
+  return { name: card.name, fromName: card.fromName!, toName: card.toName!, position };
 }
 
 /** Moves a card to `newIndex` among the visible cards of `toAreaId` (its own area for a reorder). */
@@ -364,24 +385,18 @@ export async function moveCard(
   const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
   await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
-    // One query for the card, both areas and where the card would go: the checks then cost no round trips.
-    const card = await repo.moveFacts(trx, move);
-    if (!card) throw missing('Card');
-    if (card.fromBoardId !== board.id || card.toBoardId !== board.id) {
-      // An area the caller cannot see answers like a missing one (ids cannot be probed);
-      // only one they can read, on another board, is the client's mistake.
-      for (const id of [move.fromAreaId, move.toAreaId]) await requireArea(trx, actor, id, 'read');
-      throw badRequest("body: both areas must be on the card's board");
+    const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
+    const { fromAreaId, toAreaId, cardId } = move;
+    if (fromAreaId !== toAreaId) {
+      await recordActivity(trx, cardId, actor.id, 'moved', { from: moved.fromName, to: moved.toName });
+      const message = texts[deps.config.language].cardMoved({
+        actor: actor.name,
+        card: moved.name,
+        from: moved.fromName,
+        to: moved.toName,
+      });
+      await tellBoard(scope, deps, cardId, 'card_moved', message);
     }
-    checkMove(card, move.fromAreaId, card);
-    const from = { id: move.fromAreaId, name: card.fromName! };
-    const to = { id: move.toAreaId, name: card.toName! };
-    const newIndex = await placeWith(trx, card, to.id, move.newIndex, card);
-    if (from.id !== to.id) {
-      await recordActivity(trx, card.id, actor.id, 'moved', { from: from.name, to: to.name });
-      const message = texts[deps.config.language].cardMoved({ actor: actor.name, card: card.name, from: from.name, to: to.name });
-      await tellBoard(scope, deps, card.id, 'card_moved', message);
-    }
-    emit('card.moved', { cardId: card.id, fromAreaId: from.id, toAreaId: to.id, newIndex });
+    emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
   });
 }

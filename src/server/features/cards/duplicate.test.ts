@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { assertDenseNumbering, cardNames, seedBoard, share, snapshot, updateCard } from '../../../../test/factories.js';
+import { assertStoredOrder, cardNames, seedBoard, share, snapshot, updateCard } from '../../../../test/factories.js';
 import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
 
 /** Attaches a file through the upload route (a multipart body built by hand). */
@@ -112,7 +112,7 @@ eachDialect('card duplicate', (t) => {
     });
     expect(await cardNames(t, owner, areas.A!.id)).toEqual(['one', 'two', 'two']);
     expect(await cardNames(t, owner, areas.B!.id)).toEqual(['b']);
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
     const rows = await t.db
       .selectFrom('cards')
       .select(['id', 'sort'])
@@ -173,7 +173,7 @@ eachDialect('card duplicate', (t) => {
     expect(again.sort).toBe(1);
     expect((await duplicate(t, user, copy.id)).json().card).toMatchObject({ name: 'b2', sort: 4 });
     expect(await cardNames(t, user, areas.A!.id)).toEqual(['a', 'a', 'b', 'b2', 'b2']);
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
   });
 
   it('skips an attachment whose file is missing', async () => {

@@ -11,10 +11,7 @@ import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from './guards.js';
 import { copyCardRelations } from './cards.repository.js';
 import { loadCard, tellBoard } from './cards.service.js';
-import { shiftCards } from './cards.repository.js';
-
-/** Past the last possible sort (the largest 32-bit integer both databases compare with). */
-const END = 2_147_483_647;
+import { keyAfter } from './ordering.js';
 
 /**
  * Copies a card right under the original: content, due date and repeat,
@@ -60,7 +57,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
       const { trx, board, emit } = scope;
       const original = await writableCard(trx, board.id, cardId);
       const now = nowIso();
-      await shiftCards(trx, original.areaId, original.sort + 1, END, 1);
+      const sort = await keyAfter(trx, original);
       const row = await trx
         .insertInto('cards')
         .values({
@@ -69,7 +66,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
           name: original.name,
           content: original.content,
           status: original.status,
-          sort: original.sort + 1,
+          sort,
           dueDate: toIso(original.dueDate),
           repeatEvery: original.repeatEvery,
           repeatAnchor: toIso(original.repeatAnchor),

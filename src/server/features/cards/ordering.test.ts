@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { assertDenseNumbering, cardNames, seedBoard, snapshot } from '../../../../test/factories.js';
+import { assertStoredOrder, cardNames, createCard, seedBoard, snapshot } from '../../../../test/factories.js';
 import { eachDialect, type TestUser } from '../../../../test/harness.js';
 
 eachDialect('card ordering', (t) => {
@@ -37,7 +37,7 @@ eachDialect('card ordering', (t) => {
     // fromAreaId == toAreaId behaves as cardOrder.
     await move(user, cards.a!.id, areas.B!.id, areas.B!.id, 3);
     expect(await cardNames(t, user, areas.B!.id)).toEqual(['x', 'b', 'y', 'a', 'c']);
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
     const events = await t.db
       .selectFrom('board_events')
       .select(['name', 'data'])
@@ -66,10 +66,33 @@ eachDialect('card ordering', (t) => {
     // A card from elsewhere dropped at the top goes right before b, under the archived card.
     await move(user, cards.z!.id, areas.B!.id, areas.A!.id, 0);
     expect(await cardNames(t, user, areas.A!.id)).toEqual(['z', 'b', 'a', 'c']);
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
     // The archived card kept its place relative to the others and comes back there.
     await t.inject(user, { method: 'POST', url: '/api/data/archive', payload: { type: 'card', id: cards.hidden!.id } });
     expect(await cardNames(t, user, areas.A!.id)).toEqual(['hidden', 'z', 'b', 'a', 'c']);
+  });
+
+  it('keeps working when drops into one spot use up the room between two keys, at the top and at the bottom', async () => {
+    const user = await t.signUp();
+    const names = range('c', 24);
+    const { board, areas, cards } = await seedBoard(t, user, { A: names });
+    const A = areas.A!.id;
+    const expected = [...names];
+    // The bottom card dropped under the top one, again and again: each drop halves the same gap.
+    for (let n = 0; n < 20; n++) {
+      const last = expected.pop()!;
+      expected.splice(1, 0, last);
+      expect((await order(user, cards[last]!.id, A, 1)).statusCode).toBe(200);
+    }
+    expect(await cardNames(t, user, A)).toEqual(expected);
+    await assertStoredOrder(t, board.id);
+    // Dropped at the top over and over, and a new card after keys that reach the top of the integer range.
+    for (const name of expected.slice(-3)) await order(user, cards[name]!.id, A, 0);
+    expected.unshift(...expected.splice(-3).reverse());
+    await t.db.updateTable('cards').set({ sort: 2_147_483_000 }).where('id', '=', cards[expected.at(-1)!]!.id).execute();
+    await createCard(t, user, A, 'newest');
+    expect(await cardNames(t, user, A)).toEqual([...expected, 'newest']);
+    await assertStoredOrder(t, board.id);
   });
 
   it('refuses bad moves with the right status and changes nothing', async () => {
@@ -117,7 +140,7 @@ eachDialect('card ordering', (t) => {
     expect(await snapshot(t)).toEqual(before);
   });
 
-  it('a hundred concurrent random moves from several clients leave every area numbered 0..n-1, no card lost or duplicated', async () => {
+  it('a hundred concurrent random moves from several clients leave every area in a whole order, no card lost or duplicated', async () => {
     const owner = await t.signUp();
     const clients: TestUser[] = [owner, await t.signUp(), await t.signUp()];
     const layout = { A: range('a', 12), B: range('b', 12), C: range('c', 12) };
@@ -152,7 +175,7 @@ eachDialect('card ordering', (t) => {
     expect(statuses).toHaveLength(100);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    await assertDenseNumbering(t, board.id);
+    await assertStoredOrder(t, board.id);
     const seen: string[] = [];
     for (const areaId of areaIds) seen.push(...(await cardNames(t, owner, areaId)));
     expect(seen.sort()).toEqual(Object.values(layout).flat().sort());

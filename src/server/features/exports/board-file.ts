@@ -175,6 +175,7 @@ export interface CsvCardJson extends CardJsonBase {
  */
 export class CardReader<T extends CardJsonBase> {
   private after: { sort: number; id: number } | null = null;
+  private position = 0;
   private cursor: Cursor<{ id: number; sort: number; card: string }> | null | undefined;
   private done = false;
 
@@ -237,6 +238,8 @@ export class CardReader<T extends CardJsonBase> {
       // The row may live in the old generation (V8 pretenures where rows come from); pointing there, the
       // text would be kept through young collections and promoted too. Unhooked, it dies young.
       row.card = '';
+      // A file says where a card stands (0, 1, 2…), not the stored key, which has gaps.
+      card.sort = this.position++;
       return card;
     });
     if (rows.length < CARD_BATCH) await this.close();

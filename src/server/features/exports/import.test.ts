@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SORT_STEP } from '../cards/ordering.js';
 import { existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -247,7 +248,7 @@ eachDialect('board import', (t) => {
     const shared = (await t.inject(member, { method: 'POST', url: '/api/data/boards', payload: { shared: true } })).json().boards;
     expect(shared.map((b: { id: number }) => b.id)).not.toContain(board.id);
     expect(again.file.members).toEqual([]);
-    // Cards keep their places: dense order, archived ones included.
+    // Cards keep their places, archived ones included, with room between their keys for a move.
     const sorts = await t.db
       .selectFrom('cards')
       .select(['sort', 'areaId'])
@@ -255,7 +256,7 @@ eachDialect('board import', (t) => {
       .orderBy('areaId')
       .orderBy('sort')
       .execute();
-    expect(sorts.map((c) => c.sort)).toEqual([0, 1, 2, 0, 0]);
+    expect(sorts.map((c) => c.sort)).toEqual([0, SORT_STEP, 2 * SORT_STEP, 0, 0]);
   });
 
   it('gives the board to whoever imports it and to nobody else: members are not added, other people stay names', async () => {

@@ -26,6 +26,7 @@ import { MAX_LABELS } from '../labels/labels.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
 import { jsonChecker } from './json-check.js';
 import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
+import { SORT_STEP } from '../cards/ordering.js';
 import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from './zip-reader.js';
 
 const MB = 1024 * 1024;
@@ -354,7 +355,7 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
           name: card.name.trim() || 'Card',
           content: rewrite(card.content),
           status: card.done ? 1 : 0,
-          sort: cardIndex,
+          sort: cardIndex * SORT_STEP,
           dueDate,
           repeatEvery: rhythm,
           repeatAnchor: rhythm === null ? null : dueDate,
