@@ -1,9 +1,9 @@
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard, missing } from '../../access/policy.js';
+import { boardIdOf, requireBoard } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
-import { hotQuery } from '../../db/hot-query.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
+import * as repo from './activity.repository.js';
 
 /** The kinds of entry in a card's history, with the detail each carries. */
 export interface ActivityData {
@@ -30,13 +30,8 @@ export async function recordActivity<K extends ActivityType>(
   type: K,
   data: ActivityData[K],
 ): Promise<void> {
-  await insertActivity(db, cardId, actorId, type, data === null ? null : JSON.stringify(data), nowIso());
+  await repo.insertActivity(db, cardId, actorId, type, data === null ? null : JSON.stringify(data), nowIso());
 }
-
-const insertActivity = hotQuery(
-  (db: Db, cardId: number, actorId: string | null, type: string, data: string | null, createdAt: string) =>
-    db.insertInto('card_activity').values({ cardId, actorId, type, data, createdAt }),
-);
 
 export interface ActivityEntry {
   type: string;
@@ -48,39 +43,16 @@ export interface ActivityEntry {
 /** A card's history, oldest first; `assigned` entries name the assignee. */
 export async function cardActivity(deps: Pick<Deps, 'database'>, actor: Actor, cardId: number): Promise<ActivityEntry[]> {
   const { db } = deps.database;
-  const card = await db.selectFrom('cards').select('boardId').where('id', '=', cardId).executeTakeFirst();
-  if (!card) throw missing('Card');
-  await requireBoard(db, actor, card.boardId, 'read', { subject: 'Card' });
-  const rows = await db
-    .selectFrom('card_activity')
-    .leftJoin('user', 'user.id', 'card_activity.actorId')
-    .select([
-      'card_activity.type',
-      'card_activity.data',
-      'card_activity.createdAt',
-      'card_activity.actorId',
-      'user.name',
-      'user.image',
-      'user.type as actorType',
-    ])
-    .where('card_activity.cardId', '=', cardId)
-    .orderBy('card_activity.id')
-    .execute();
+  const boardId = await boardIdOf(db, 'cards', cardId);
+  await requireBoard(db, actor, boardId, 'read', { subject: 'Card' });
+  const rows = await repo.activityOfCard(db, cardId);
   const assigneeIds = new Set<string>();
   const parsed = rows.map((row) => {
     const data = row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>);
     if (row.type === 'assigned' && typeof data?.assigneeId === 'string') assigneeIds.add(data.assigneeId);
     return { row, data };
   });
-  const names = new Map<string, string>();
-  if (assigneeIds.size > 0) {
-    for (const u of await db
-      .selectFrom('user')
-      .select(['id', 'name'])
-      .where('id', 'in', [...assigneeIds])
-      .execute())
-      names.set(u.id, u.name);
-  }
+  const names = assigneeIds.size > 0 ? await repo.accountNames(db, [...assigneeIds]) : new Map<string, string>();
   return parsed.map(({ row, data }) => ({
     type: row.type,
     actor:

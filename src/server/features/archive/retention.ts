@@ -1,9 +1,12 @@
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { systemWrite } from '../../events/board-write.js';
+import { findArea } from '../areas/areas.repository.js';
 import { removeArea } from '../areas/areas.service.js';
 import { removeBoard } from '../boards/boards.service.js';
+import { findCard } from '../cards/cards.repository.js';
 import { removeCard } from '../cards/cards.service.js';
+import * as repo from './archive.repository.js';
 
 /**
  * With `ARCHIVE_RETENTION_DAYS` above 0, removes for good what has stayed
@@ -17,26 +20,26 @@ export async function purgeArchived(deps: Pick<Deps, 'database' | 'bus' | 'log' 
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
   let removed = 0;
 
-  for (const { id } of await db.selectFrom('boards').select('id').where('archivedAt', '<', cutoff).execute()) {
+  for (const { id } of await repo.boardsArchivedBefore(db, cutoff)) {
     await systemWrite(deps, id, async (scope) => {
       if (scope.board.archivedAt === null) return; // restored meanwhile
       await removeBoard(scope, deps);
       removed++;
     });
   }
-  const areas = await db.selectFrom('areas').select(['id', 'boardId']).where('archivedAt', '<', cutoff).execute();
+  const areas = await repo.areasArchivedBefore(db, cutoff);
   for (const { id, boardId } of areas) {
     await systemWrite(deps, boardId, async (scope) => {
-      const area = await scope.trx.selectFrom('areas').selectAll().where('id', '=', id).executeTakeFirst();
+      const area = await findArea(scope.trx, id);
       if (!area?.archivedAt || toIso(area.archivedAt) > cutoff) return;
       await removeArea(scope, deps, area);
       removed++;
     });
   }
-  const cards = await db.selectFrom('cards').select(['id', 'boardId']).where('archivedAt', '<', cutoff).execute();
+  const cards = await repo.cardsArchivedBefore(db, cutoff);
   for (const { id, boardId } of cards) {
     await systemWrite(deps, boardId, async (scope) => {
-      const card = await scope.trx.selectFrom('cards').selectAll().where('id', '=', id).executeTakeFirst();
+      const card = await findCard(scope.trx, id);
       if (!card?.archivedAt) return;
       await removeCard(scope, deps, card);
       removed++;

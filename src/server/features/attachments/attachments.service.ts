@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Attachment, UploadedImage } from '../../../shared/api/attachments.js';
 import type { Actor } from '../../auth/actor.js';
-import { missing, requireBoard } from '../../access/policy.js';
+import { boardIdOf, missing, requireBoard } from '../../access/policy.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
@@ -9,6 +9,7 @@ import { uploadStore, extensionOf, safeFilename, type OpenedFile, type SavedFile
 import { badRequest, notFound } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from '../cards/guards.js';
+import * as repo from './attachments.repository.js';
 
 /** A file part of a multipart request: its stream and what the client said about it. */
 export interface IncomingFile {
@@ -87,9 +88,8 @@ export function presentAttachment(row: AttachmentRow): Attachment {
  * checks again in its transaction.
  */
 export async function checkCardUpload(deps: ServiceDeps, actor: Actor, cardId: number): Promise<number> {
-  const card = await deps.database.db.selectFrom('cards').select('boardId').where('id', '=', cardId).executeTakeFirst();
-  if (!card) throw missing('Card');
-  const board = await writableBoard(deps, actor, card.boardId, 'Card');
+  const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
+  const board = await writableBoard(deps, actor, boardId, 'Card');
   await writableCard(deps.database.db, board.id, cardId);
   return board.id;
 }
@@ -119,20 +119,16 @@ export async function createAttachment(
   try {
     return await writeBoard(deps, actor, { boardId: target.boardId, subject: 'Card' }, 'edit', async ({ trx, board, emit }) => {
       const card = await writableCard(trx, board.id, target.cardId);
-      const row = await trx
-        .insertInto('attachments')
-        .values({
-          cardId: card.id,
-          filename,
-          filetype: normalizeType(file.mimetype),
-          filesize: saved.size,
-          storedName: saved.storedName,
-          url: null,
-          userId: actor.id,
-          createdAt: nowIso(),
-        })
-        .returning(['id', 'filename', 'filetype', 'filesize', 'createdAt'])
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertAttachment(trx, {
+        cardId: card.id,
+        filename,
+        filetype: normalizeType(file.mimetype),
+        filesize: saved.size,
+        storedName: saved.storedName,
+        url: null,
+        userId: actor.id,
+        createdAt: nowIso(),
+      });
       await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename });
       const attachment = presentAttachment(row);
       emit('attachment.created', { cardId: card.id, attachment });
@@ -147,13 +143,7 @@ export async function createAttachment(
 /** The attachment with its card's board, or 404 (also when the caller cannot read the board). */
 async function readableAttachment(deps: ServiceDeps, actor: Actor, id: number) {
   const { db } = deps.database;
-  const row = await db
-    .selectFrom('attachments')
-    .innerJoin('cards', 'cards.id', 'attachments.cardId')
-    .selectAll('attachments')
-    .select('cards.boardId')
-    .where('attachments.id', '=', id)
-    .executeTakeFirst();
+  const row = await repo.findAttachmentWithBoard(db, id);
   if (!row) throw missing('Attachment');
   await requireBoard(db, actor, row.boardId, 'read', { subject: 'Attachment' });
   return row;
@@ -178,10 +168,10 @@ export async function deleteAttachment(deps: ServiceDeps, actor: Actor, id: numb
   const { boardId } = await readableAttachment(deps, actor, id);
   const store = uploadStore(deps.config.dataDir);
   await writeBoard(deps, actor, { boardId, subject: 'Attachment' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
-    const row = await trx.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await repo.findAttachment(trx, id);
     if (!row) throw missing('Attachment');
     const card = await writableCard(trx, board.id, row.cardId);
-    await trx.deleteFrom('attachments').where('id', '=', row.id).execute();
+    await repo.deleteAttachment(trx, row.id);
     await recordActivity(trx, card.id, actor.id, 'attachment', { attachmentId: row.id, filename: row.filename, removed: true });
     emit('attachment.deleted', { cardId: card.id, attachmentId: row.id });
     afterCommit(() => store.removeIfUnreferenced(deps.database.db, [row.storedName]));
@@ -201,21 +191,16 @@ export async function createImage(deps: ServiceDeps, actor: Actor, boardId: numb
   });
   const type = imageTypeOf(saved.head)!;
   try {
-    const id = await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board }) => {
-      const row = await trx
-        .insertInto('images')
-        .values({
-          boardId: board.id,
-          storedName: saved.storedName,
-          filetype: type.type,
-          filesize: saved.size,
-          userId: actor.id,
-          createdAt: nowIso(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    });
+    const id = await writeBoard(deps, actor, boardId, 'edit', async ({ trx, board }) =>
+      repo.insertImage(trx, {
+        boardId: board.id,
+        storedName: saved.storedName,
+        filetype: type.type,
+        filesize: saved.size,
+        userId: actor.id,
+        createdAt: nowIso(),
+      }),
+    );
     return { url: `/api/data/image/${saved.storedName}`, id };
   } catch (error) {
     await store.remove([saved.storedName]);
@@ -230,7 +215,7 @@ export async function openImage(
   storedName: string,
 ): Promise<{ file: OpenedFile; contentType: string }> {
   const { db } = deps.database;
-  const row = await db.selectFrom('images').selectAll().where('storedName', '=', storedName).executeTakeFirst();
+  const row = await repo.findImage(db, storedName);
   if (!row) throw missing('Image');
   await requireBoard(db, actor, row.boardId, 'read', { subject: 'Image' });
   const file = await uploadStore(deps.config.dataDir).open(row.storedName);

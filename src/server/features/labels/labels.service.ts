@@ -5,17 +5,17 @@ import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
 import { badRequest } from '../../http/errors.js';
+import * as repo from './labels.repository.js';
+import type { Label } from './labels.repository.js';
+
+// Cards, areas and templates read and prune a board's labels through this module.
+export { boardLabels, pruneUnusedLabels, type Label } from './labels.repository.js';
 
 export const MAX_LABELS = 30;
-export type Label = { id: number; name: string };
-
-export function boardLabels(db: Db, boardId: number): Promise<Label[]> {
-  return db.selectFrom('labels').select(['id', 'name']).where('boardId', '=', boardId).orderBy('id').execute();
-}
 
 export async function listLabels(deps: ServiceDeps, actor: Actor, boardId: number): Promise<Label[]> {
   await requireBoard(deps.database.db, actor, boardId, 'read');
-  return boardLabels(deps.database.db, boardId);
+  return repo.boardLabels(deps.database.db, boardId);
 }
 
 /** The board's label for a word, made when the board does not use it yet (at most 30 per board). */
@@ -24,25 +24,11 @@ export async function ensureLabel(deps: ServiceDeps, actor: Actor, boardId: numb
   if (name.length < 1 || name.length > 64) throw badRequest('body: name must be 1 to 64 characters after trimming');
   const nameKey = name.toLowerCase();
   return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
-    const existing = await trx
-      .selectFrom('labels')
-      .select(['id', 'name'])
-      .where('boardId', '=', board.id)
-      .where('nameKey', '=', nameKey)
-      .executeTakeFirst();
+    const existing = await repo.findLabelByKey(trx, board.id, nameKey);
     if (existing) return existing;
-    const count = await trx
-      .selectFrom('labels')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('boardId', '=', board.id)
-      .executeTakeFirstOrThrow();
-    if (Number(count.n) >= MAX_LABELS) throw badRequest('TOO_MANY_LABELS');
-    const label = await trx
-      .insertInto('labels')
-      .values({ boardId: board.id, name, nameKey, createdAt: nowIso() })
-      .returning(['id', 'name'])
-      .executeTakeFirstOrThrow();
-    emit('labels.changed', { labels: await boardLabels(trx, board.id) });
+    if ((await repo.countLabels(trx, board.id)) >= MAX_LABELS) throw badRequest('TOO_MANY_LABELS');
+    const label = await repo.insertLabel(trx, board.id, name, nameKey, nowIso());
+    emit('labels.changed', { labels: await repo.boardLabels(trx, board.id) });
     return label;
   });
 }
@@ -59,37 +45,16 @@ export async function setCardLabels(
   labelIds: number[],
 ): Promise<{ added: string[]; removed: string[]; boardLabelsChanged: boolean }> {
   const wanted = [...new Set(labelIds)];
-  const names = new Map((await boardLabels(db, boardId)).map((l) => [l.id, l.name]));
+  const names = new Map((await repo.boardLabels(db, boardId)).map((l) => [l.id, l.name]));
   if (!wanted.every((id) => names.has(id))) throw badRequest('body: labelIds must be labels of this board');
-  const current = (await db.selectFrom('card_labels').select('labelId').where('cardId', '=', cardId).execute()).map(
-    (r) => r.labelId,
-  );
+  const current = await repo.labelIdsOfCard(db, cardId);
   const removed = current.filter((id) => !wanted.includes(id));
   const added = wanted.filter((id) => !current.includes(id));
-  if (removed.length > 0)
-    await db.deleteFrom('card_labels').where('cardId', '=', cardId).where('labelId', 'in', removed).execute();
-  if (added.length > 0)
-    await db
-      .insertInto('card_labels')
-      .values(added.map((labelId) => ({ cardId, labelId })))
-      .execute();
+  if (removed.length > 0) await repo.removeCardLabels(db, cardId, removed);
+  if (added.length > 0) await repo.addCardLabels(db, cardId, added);
   return {
     added: added.map((id) => names.get(id)!),
     removed: removed.map((id) => names.get(id)!),
-    boardLabelsChanged: await pruneUnusedLabels(db, boardId, removed),
+    boardLabelsChanged: await repo.pruneUnusedLabels(db, boardId, removed),
   };
-}
-
-/** Of these labels, those no card wears any more (archived cards count) are removed. */
-export async function pruneUnusedLabels(db: Db, boardId: number, labelIds: number[]): Promise<boolean> {
-  if (labelIds.length === 0) return false;
-  const result = await db
-    .deleteFrom('labels')
-    .where('boardId', '=', boardId)
-    .where('id', 'in', labelIds)
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('card_labels').select('cardId').whereRef('card_labels.labelId', '=', 'labels.id'))),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }

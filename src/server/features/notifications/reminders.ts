@@ -2,6 +2,7 @@ import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { formatDate, texts } from '../../i18n/messages.js';
 import { boardAudience } from '../../access/audience.js';
+import * as repo from './notifications.repository.js';
 import { notify, type NotifyContext } from './notifications.service.js';
 
 /** A reminder whose moment passed longer ago than this (the server was down, or the date was set in the past) is dropped, not sent late. */
@@ -15,27 +16,7 @@ export const REMINDER_GRACE_MS = 3600_000;
  */
 export async function fireDueReminders(deps: Pick<Deps, 'database' | 'bus' | 'config'>, now: Date): Promise<number> {
   const { db, dialect } = deps.database;
-  const candidates = await db
-    .selectFrom('card_reminders')
-    .innerJoin('cards', 'cards.id', 'card_reminders.cardId')
-    .innerJoin('areas', 'areas.id', 'cards.areaId')
-    .innerJoin('boards', 'boards.id', 'cards.boardId')
-    .select([
-      'card_reminders.id',
-      'card_reminders.minutesBefore',
-      'card_reminders.firedFor',
-      'cards.id as cardId',
-      'cards.name',
-      'cards.dueDate',
-      'cards.boardId',
-      'boards.name as boardName',
-    ])
-    .where('cards.dueDate', 'is not', null)
-    .where('cards.status', '=', 0)
-    .where('cards.archivedAt', 'is', null)
-    .where('areas.archivedAt', 'is', null)
-    .where('boards.archivedAt', 'is', null)
-    .execute();
+  const candidates = await repo.remindersOfOpenCards(db);
 
   let fired = 0;
   for (const r of candidates) {
@@ -46,13 +27,7 @@ export async function fireDueReminders(deps: Pick<Deps, 'database' | 'bus' | 'co
     const late = now.getTime() - fireAt > REMINDER_GRACE_MS;
     const after: Array<() => Promise<void>> = [];
     const sent = await db.transaction().execute(async (trx) => {
-      const claimed = await trx
-        .updateTable('card_reminders')
-        .set({ firedFor: due })
-        .where('id', '=', r.id)
-        .where((eb) => eb.or([eb('firedFor', 'is', null), eb('firedFor', '!=', due)]))
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1 || late) return false;
+      if (!(await repo.claimReminder(trx, r.id, due)) || late) return false;
       await notifyDue({ trx, dialect, afterCommit: (fn) => after.push(fn) }, deps, r, due);
       return true;
     });
@@ -69,11 +44,7 @@ async function notifyDue(
   due: string,
 ): Promise<void> {
   const audience = await boardAudience(ctx.trx, card.boardId);
-  const assignees = (
-    await ctx.trx.selectFrom('card_assignees').select('userId').where('cardId', '=', card.cardId).orderBy('id').execute()
-  )
-    .map((a) => a.userId)
-    .filter((id) => audience.includes(id));
+  const assignees = (await repo.assigneesOf(ctx.trx, card.cardId)).filter((id) => audience.includes(id));
   const language = deps.config.language;
   await notify(ctx, deps, {
     recipients: assignees.length > 0 ? assignees : audience,

@@ -1,0 +1,46 @@
+import type { Db } from '../../db/database.js';
+import { hotQuery } from '../../db/hot-query.js';
+
+// On the path of nearly every card change, so built once per dialect.
+const insertEntry = hotQuery(
+  (db: Db, cardId: number, actorId: string | null, type: string, data: string | null, createdAt: string) =>
+    db.insertInto('card_activity').values({ cardId, actorId, type, data, createdAt }),
+);
+
+/** `data` is the entry's detail already as JSON text. */
+export async function insertActivity(
+  db: Db,
+  cardId: number,
+  actorId: string | null,
+  type: string,
+  data: string | null,
+  createdAt: string,
+): Promise<void> {
+  await insertEntry(db, cardId, actorId, type, data, createdAt);
+}
+
+/** A card's history, oldest first, with who wrote each entry while that account exists. */
+export function activityOfCard(db: Db, cardId: number) {
+  return db
+    .selectFrom('card_activity')
+    .leftJoin('user', 'user.id', 'card_activity.actorId')
+    .select([
+      'card_activity.type',
+      'card_activity.data',
+      'card_activity.createdAt',
+      'card_activity.actorId',
+      'user.name',
+      'user.image',
+      'user.type as actorType',
+    ])
+    .where('card_activity.cardId', '=', cardId)
+    .orderBy('card_activity.id')
+    .execute();
+}
+
+/** The names of those of these accounts that still exist, by id (`ids` must not be empty). */
+export async function accountNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const u of await db.selectFrom('user').select(['id', 'name']).where('id', 'in', ids).execute()) names.set(u.id, u.name);
+  return names;
+}
