@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database } from '../db/database.js';
+import { boardVersions } from '../features/boards/boards.repository.js';
 import { EVENTS_CHANNEL } from '../events/board-write.js';
 import { REVOCATIONS_CHANNEL, type Revocation } from '../events/bus.js';
 import { NOTIFICATIONS_CHANNEL, notificationsByIds } from '../features/notifications/notifications.service.js';
@@ -59,7 +60,7 @@ export function listenForEvents(
   const sweep = async () => {
     const boards = hub.watchedBoards();
     if (boards.length === 0) return;
-    const rows = await database.db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boards).execute();
+    const rows = await boardVersions(database.db, boards);
     for (const row of rows) hub.notify(row.id, row.version);
   };
 

@@ -41,3 +41,8 @@ export async function memberIds(db: Db, board: Pick<BoardRow, 'id' | 'ownerId'>)
   const rows = await db.selectFrom('board_members').select('userId').where('boardId', '=', board.id).orderBy('id').execute();
   return [board.ownerId, ...rows.map((r) => r.userId)];
 }
+
+/** The current version of each board still there: the sockets' sweeps catch up on notifications lost while disconnected. */
+export function boardVersions(db: Db, boardIds: number[]): Promise<Array<{ id: number; version: number }>> {
+  return db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boardIds).execute();
+}

@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { sql } from 'kysely';
 import { renderMarkdown } from '../../../shared/markdown.js';
 import type {
   BoardFileActivity,
@@ -8,23 +7,16 @@ import type {
   BoardFileCard,
   BoardFileComment,
   BoardFileHead,
-  BoardFilePerson,
 } from '../../../shared/api/board-file.schema.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../db/dialect.js';
-import { dialectOf, type Cursor, type JsonFunctions } from '../../db/dialects/index.js';
 import type { BoardRow } from '../../db/schema.js';
 import { isStoredName, type UploadStore } from '../../files/store.js';
+import { boardLabels } from '../labels/labels.service.js';
+import { listMembers } from '../sharing/sharing.repository.js';
+import { CardReader, type FileCardJson } from './card-reader.js';
+import { BATCH, areasInOrder, boardImagesNamed, findAccount } from './exports.repository.js';
 import { attachmentPath, imagePath } from './zip-names.js';
-
-/** Rows read per query: memory holds one batch, however large the instance. */
-export const BATCH = 500;
-/**
- * Cards read per query. A card comes with everything on it (labels, people,
- * attachments, comments, history) and leaves with its rendered HTML, so fewer
- * at a time: a batch stays at a few hundred kB.
- */
-export const CARD_BATCH = 100;
 
 export const BOARD_FILE_FORMAT = 'service.board';
 export const BOARD_FILE_VERSION = 1;
@@ -56,15 +48,9 @@ type Write = (text: string) => Promise<void>;
  */
 export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFileOptions, write: Write): Promise<ImageFile[]> {
   const pictures = new PictureFinder(db, board.id, options);
-  const owner = await db.selectFrom('user').select(['id', 'name']).where('id', '=', board.ownerId).executeTakeFirst();
-  const members = await db
-    .selectFrom('board_members')
-    .innerJoin('user', 'user.id', 'board_members.userId')
-    .select(['user.id', 'user.name', 'board_members.permission'])
-    .where('board_members.boardId', '=', board.id)
-    .orderBy('board_members.id')
-    .execute();
-  const labels = await db.selectFrom('labels').select(['id', 'name']).where('boardId', '=', board.id).orderBy('id').execute();
+  const owner = await findAccount(db, board.ownerId);
+  const members = await listMembers(db, board.id);
+  const labels = await boardLabels(db, board.id);
   if (board.image) pictures.scan(board.image);
 
   const head: BoardFileHead = {
@@ -88,7 +74,7 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
   const headJson = JSON.stringify(head);
   await write(`${headJson.slice(0, -1)},"areas":[`);
 
-  const areas = await db.selectFrom('areas').selectAll().where('boardId', '=', board.id).orderBy('sort').orderBy('id').execute();
+  const areas = await areasInOrder(db, board.id);
   for (const [i, area] of areas.entries()) {
     const shell: BoardFileArea = { id: area.id, name: area.name, sort: area.sort, archivedAt: toIso(area.archivedAt), cards: [] };
     const shellJson = JSON.stringify(shell);
@@ -110,260 +96,6 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
   await pictures.resolve();
   await write(`],"images":${JSON.stringify(pictures.map())}}`);
   return pictures.files();
-}
-
-interface CardJsonBase {
-  id: number;
-  name: string;
-  content: string;
-  status: number;
-  sort: number;
-  dueDate: string | null;
-  repeatEvery: string | null;
-  archivedAt: string | null;
-}
-
-/** A card as the board file's query hands it over. */
-export interface FileCardJson extends CardJsonBase {
-  labels: string[];
-  people: BoardFilePerson[];
-  reminders: number[];
-  attachments: Array<{
-    id: number;
-    filename: string;
-    filetype: string;
-    filesize: number;
-    storedName: string | null;
-    url: string | null;
-    createdAt: string;
-  }>;
-  comments: Array<{
-    id: number;
-    userId: string | null;
-    authorName: string | null;
-    content: string;
-    createdAt: string;
-    userName: string | null;
-  }>;
-  activity: Array<{ type: string; actorId: string | null; data: string | null; createdAt: string; name: string | null }>;
-}
-
-/** A card as the CSV's query hands it over. */
-export interface CsvCardJson extends CardJsonBase {
-  labels: string[];
-  people: string[];
-  comments: number;
-  attachments: number;
-}
-
-/**
- * Reads an area's cards in board order (sort, then id), `CARD_BATCH` at a
- * time. Each card comes as one JSON text with what hangs on it (labels,
- * people, reminders, attachments, comments, history) aggregated by the
- * database, so a batch is one round trip and its rows are plain strings
- * while they arrive; they are parsed once the batch is complete and turned
- * into output before anything else waits. (Objects held across waits survive
- * the young generation's collections and fill the old one; on PostgreSQL,
- * row objects that outlive the packets of their result even make V8
- * allocate every later row straight into the old generation.)
- *
- * Where the database keeps server-side cursors (PostgreSQL) one cursor sorts
- * the area once and hands it out batch by batch: PostgreSQL keeps `sort` out
- * of every index on purpose (moves rewrite it in place), so paging by key
- * would sort the whole area again for every batch. Elsewhere (SQLite) it
- * reads by key along the (areaId, sort) index.
- */
-export class CardReader<T extends CardJsonBase> {
-  private after: { sort: number; id: number } | null = null;
-  private position = 0;
-  private cursor: Cursor<{ id: number; sort: number; card: string }> | null | undefined;
-  private done = false;
-
-  constructor(
-    private readonly db: Db,
-    private readonly areaId: number,
-    private readonly options: { visibleOnly?: boolean; extras: T extends FileCardJson ? 'file' : 'csv' },
-  ) {}
-
-  private query() {
-    const json = dialectOf(this.db).json;
-    const extras = this.options.extras === 'file' ? fileExtras(json) : csvExtras(json);
-    const card = json.text(
-      json.object({
-        id: 'cards.id',
-        name: 'cards.name',
-        content: 'cards.content',
-        status: 'cards.status',
-        sort: 'cards.sort',
-        dueDate: `cards.${q('dueDate')}`,
-        repeatEvery: `cards.${q('repeatEvery')}`,
-        archivedAt: `cards.${q('archivedAt')}`,
-        ...extras,
-      }),
-    );
-    return this.db
-      .selectFrom('cards')
-      .select(['cards.id', 'cards.sort', sql.raw<string>(card).as('card')])
-      .where('cards.areaId', '=', this.areaId)
-      .$if(this.options.visibleOnly === true, (qb) => qb.where('cards.archivedAt', 'is', null));
-  }
-
-  /** The next batch, or null after the last. */
-  async next(): Promise<T[] | null> {
-    if (this.done) return null;
-    let rows: Array<{ id: number; sort: number; card: string }>;
-    if (this.cursor === undefined) {
-      this.cursor = dialectOf(this.db).cursor(this.db, this.query().orderBy('cards.sort').orderBy('cards.id'), CARD_BATCH);
-    }
-    if (this.cursor) {
-      rows = await this.cursor.next();
-    } else {
-      const from = this.after;
-      rows = await this.query()
-        // `sort >= s` lets the (areaId, sort) index find where to go on; the rest skips the rows of equal sort already read.
-        .$if(from !== null, (qb) =>
-          qb
-            .where('cards.sort', '>=', from!.sort)
-            .where((eb) => eb.or([eb('cards.sort', '>', from!.sort), eb('cards.id', '>', from!.id)])),
-        )
-        .orderBy('cards.sort')
-        .orderBy('cards.id')
-        .limit(CARD_BATCH)
-        .execute();
-      const last = rows[rows.length - 1];
-      if (last) this.after = { sort: last.sort, id: last.id };
-    }
-    const cards = rows.map((row) => {
-      const card = JSON.parse(row.card) as T;
-      // The row may live in the old generation (V8 pretenures where rows come from); pointing there, the
-      // text would be kept through young collections and promoted too. Unhooked, it dies young.
-      row.card = '';
-      // A file says where a card stands (0, 1, 2…), not the stored key, which has gaps.
-      card.sort = this.position++;
-      return card;
-    });
-    if (rows.length < CARD_BATCH) await this.close();
-    return cards.length > 0 ? cards : null;
-  }
-
-  async close(): Promise<void> {
-    this.done = true;
-    await this.cursor?.close();
-  }
-}
-
-const q = (name: string) => `"${name}"`;
-
-/** Labels, people, reminders, attachments, comments and history of a card. */
-function fileExtras(json: JsonFunctions): Record<string, string> {
-  return {
-    labels: json.array(
-      'l.name',
-      'l.id',
-      `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
-    ),
-    people: json.array(
-      json.object({ id: 'u.id', name: 'u.name' }),
-      'ca.id',
-      `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
-    ),
-    reminders: json.array(
-      `r.${q('minutesBefore')}`,
-      `r.${q('minutesBefore')}`,
-      `card_reminders r WHERE r.${q('cardId')} = cards.id`,
-    ),
-    attachments: json.array(
-      json.object({
-        id: 'a.id',
-        filename: 'a.filename',
-        filetype: 'a.filetype',
-        filesize: 'a.filesize',
-        storedName: `a.${q('storedName')}`,
-        url: 'a.url',
-        createdAt: `a.${q('createdAt')}`,
-      }),
-      'a.id',
-      `attachments a WHERE a.${q('cardId')} = cards.id`,
-    ),
-    comments: json.array(
-      json.object({
-        id: 'm.id',
-        userId: `m.${q('userId')}`,
-        authorName: `m.${q('authorName')}`,
-        content: 'm.content',
-        createdAt: `m.${q('createdAt')}`,
-        userName: 'u.name',
-      }),
-      'm.id',
-      `comments m LEFT JOIN ${q('user')} u ON u.id = m.${q('userId')} WHERE m.${q('cardId')} = cards.id`,
-    ),
-    activity: json.array(
-      json.object({
-        type: 'e.type',
-        actorId: `e.${q('actorId')}`,
-        data: 'e.data',
-        createdAt: `e.${q('createdAt')}`,
-        name: 'u.name',
-      }),
-      'e.id',
-      `card_activity e LEFT JOIN ${q('user')} u ON u.id = e.${q('actorId')} WHERE e.${q('cardId')} = cards.id`,
-    ),
-  };
-}
-
-/** What a CSV row needs beyond the card: label and people names, and how many comments and attachments. */
-function csvExtras(json: JsonFunctions): Record<string, string> {
-  return {
-    labels: json.array(
-      'l.name',
-      'l.id',
-      `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
-    ),
-    people: json.array(
-      'u.name',
-      'ca.id',
-      `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
-    ),
-    comments: `(SELECT count(*) FROM comments m WHERE m.${q('cardId')} = cards.id)`,
-    attachments: `(SELECT count(*) FROM attachments a WHERE a.${q('cardId')} = cards.id)`,
-  };
-}
-
-/** Every attachment on the board's cards (archived ones too), by id, `BATCH` at a time. */
-export async function* boardAttachments(db: Db, boardId: number) {
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom('attachments')
-      .innerJoin('cards', 'cards.id', 'attachments.cardId')
-      .select(['attachments.id', 'attachments.filename', 'attachments.storedName', 'attachments.createdAt'])
-      .where('cards.boardId', '=', boardId)
-      .where('attachments.id', '>', after)
-      .orderBy('attachments.id')
-      .limit(BATCH)
-      .execute();
-    yield* rows;
-    if (rows.length < BATCH) return;
-    after = rows[rows.length - 1]!.id;
-  }
-}
-
-/** Every picture uploaded to the board, by id, `BATCH` at a time. */
-export async function* boardImages(db: Db, boardId: number) {
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom('images')
-      .select(['id', 'storedName', 'createdAt'])
-      .where('boardId', '=', boardId)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
-    yield* rows;
-    if (rows.length < BATCH) return;
-    after = rows[rows.length - 1]!.id;
-  }
 }
 
 /** Whether a stored file is there to be exported (a quick stat; it runs between a batch's query and its text, where nothing may wait). */
@@ -497,12 +229,7 @@ class PictureFinder {
     const names = [...new Set(pending.values())].filter((n) => !this.known.has(n));
     for (let i = 0; i < names.length; i += BATCH) {
       const chunk = names.slice(i, i + BATCH);
-      const rows = await this.db
-        .selectFrom('images')
-        .select('storedName')
-        .where('boardId', '=', this.boardId)
-        .where('storedName', 'in', chunk)
-        .execute();
+      const rows = await boardImagesNamed(this.db, this.boardId, chunk);
       const found = new Set(rows.map((r) => r.storedName));
       for (const name of chunk) {
         if (!found.has(name)) this.known.set(name, null);

@@ -5,8 +5,9 @@ import type { Language } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
-import { CardReader, type CsvCardJson } from './board-file.js';
+import { CardReader, type CsvCardJson } from './card-reader.js';
 import { csvSeparator, csvWords, type CsvWords } from './csv-words.js';
+import { visibleAreasInOrder } from './exports.repository.js';
 
 /**
  * The CSV stream of a board export: UTF-8 with a byte-order mark, `,` for
@@ -50,14 +51,7 @@ export async function writeBoardCsv(
 ): Promise<void> {
   const words = csvWords[options.language];
   out.write([...words.headings]);
-  const areas = await db
-    .selectFrom('areas')
-    .select(['id', 'name'])
-    .where('boardId', '=', board.id)
-    .where('archivedAt', 'is', null)
-    .orderBy('sort')
-    .orderBy('id')
-    .execute();
+  const areas = await visibleAreasInOrder(db, board.id);
   for (const area of areas) {
     const reader = new CardReader<CsvCardJson>(db, area.id, { visibleOnly: true, extras: 'csv' });
     try {

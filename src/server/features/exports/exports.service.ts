@@ -4,8 +4,9 @@ import type { BoardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { uploadStore, type UploadStore } from '../../files/store.js';
 import { serviceVersion } from '../../version.js';
-import { BATCH, boardAttachments, boardImages, writeBoardFile, type ImageFile } from './board-file.js';
+import { writeBoardFile, type ImageFile } from './board-file.js';
 import { writeBoardCsv } from './csv.js';
+import { allBoards, boardAttachments, boardImages, findBoard } from './exports.repository.js';
 import { attachmentPath, boardStem, imagePath } from './zip-names.js';
 import type { ZipWriter } from './zip-writer.js';
 
@@ -13,7 +14,7 @@ type Deps = Pick<ServiceDeps, 'database' | 'config' | 'log'>;
 
 /** The board as the export's own snapshot sees it; it may have gone since the access check. */
 async function boardIn(db: Db, boardId: number): Promise<BoardRow> {
-  const board = await db.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
+  const board = await findBoard(db, boardId);
   if (!board) throw new Error(`board ${boardId} was removed while its export started`);
   return board;
 }
@@ -81,17 +82,6 @@ export async function writeCsv(deps: Deps, boardId: number, out: Stringifier): P
     const board = await boardIn(db, boardId);
     await writeBoardCsv(db, board, { language: deps.config.language, baseUrl: deps.config.baseUrl }, out);
   });
-}
-
-/** Every board by id, `BATCH` at a time. */
-async function* allBoards(db: Db): AsyncGenerator<BoardRow> {
-  let after = 0;
-  for (;;) {
-    const rows = await db.selectFrom('boards').selectAll().where('id', '>', after).orderBy('id').limit(BATCH).execute();
-    yield* rows;
-    if (rows.length < BATCH) return;
-    after = rows[rows.length - 1]!.id;
-  }
 }
 
 async function addAttachments(db: Db, boardId: number, folder: string, store: UploadStore, zip: ZipWriter): Promise<void> {

@@ -21,9 +21,11 @@ import { HttpError, badRequest } from '../../http/errors.js';
 import { withNul } from '../../http/validation.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
+import { insertBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
+import * as repo from './exports.repository.js';
 import { jsonChecker } from './json-check.js';
 import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
 import { SORT_STEP } from '../cards/ordering.js';
@@ -294,44 +296,33 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
 
   const color = normalizeColor(file.board.color);
   const image = coverImage(file.board.image, rewrite, deps.config.baseUrl);
-  const boardRow = await trx
-    .insertInto('boards')
-    .values({
-      ownerId: actor.id,
-      name: file.board.name.trim() || 'Board',
-      style: file.board.style,
-      status: file.board.status,
-      image,
-      color: image === null ? color : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const boardRow = await insertBoard(trx, {
+    ownerId: actor.id,
+    name: file.board.name.trim() || 'Board',
+    style: file.board.style,
+    status: file.board.status,
+    image,
+    color: image === null ? color : null,
+    createdAt: now,
+    updatedAt: now,
+  });
   const boardId = boardRow.id;
 
   const labelIds = new Map<string, number>();
   for (const [nameKey, name] of labelNames) {
-    const row = await trx
-      .insertInto('labels')
-      .values({ boardId, name, nameKey, createdAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const row = await repo.insertLabel(trx, { boardId, name, nameKey, createdAt: now });
     labelIds.set(nameKey, row.id);
   }
 
   for (const picture of files.pictures.values()) {
-    await trx
-      .insertInto('images')
-      .values({
-        boardId,
-        storedName: picture.storedName,
-        filetype: picture.filetype,
-        filesize: picture.size,
-        userId: actor.id,
-        createdAt: now,
-      })
-      .execute();
+    await repo.insertImage(trx, {
+      boardId,
+      storedName: picture.storedName,
+      filetype: picture.filetype,
+      filesize: picture.size,
+      userId: actor.id,
+      createdAt: now,
+    });
   }
 
   const cardIds = new Map<number, number>();
@@ -339,88 +330,67 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
   const attachmentIds = new Map<number, number>();
   const histories: Array<{ cardId: number; card: FileCard }> = [];
   for (const [areaIndex, area] of file.areas.entries()) {
-    const areaRow = await trx
-      .insertInto('areas')
-      .values({ boardId, name: area.name, sort: areaIndex, archivedAt: iso(area.archivedAt), createdAt: now, updatedAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const areaRow = await repo.insertArea(trx, {
+      boardId,
+      name: area.name,
+      sort: areaIndex,
+      archivedAt: iso(area.archivedAt),
+      createdAt: now,
+      updatedAt: now,
+    });
     for (const [cardIndex, card] of area.cards.entries()) {
       const dueDate = iso(card.dueDate);
       const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
-      const cardRow = await trx
-        .insertInto('cards')
-        .values({
-          areaId: areaRow.id,
-          boardId,
-          name: card.name.trim() || 'Card',
-          content: rewrite(card.content),
-          status: card.done ? 1 : 0,
-          sort: cardIndex * SORT_STEP,
-          dueDate,
-          repeatEvery: rhythm,
-          repeatAnchor: rhythm === null ? null : dueDate,
-          repeatAreaId: rhythm === null ? null : areaRow.id,
-          archivedAt: iso(card.archivedAt),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const cardRow = await repo.insertCard(trx, {
+        areaId: areaRow.id,
+        boardId,
+        name: card.name.trim() || 'Card',
+        content: rewrite(card.content),
+        status: card.done ? 1 : 0,
+        sort: cardIndex * SORT_STEP,
+        dueDate,
+        repeatEvery: rhythm,
+        repeatAnchor: rhythm === null ? null : dueDate,
+        repeatAreaId: rhythm === null ? null : areaRow.id,
+        archivedAt: iso(card.archivedAt),
+        createdAt: now,
+        updatedAt: now,
+      });
       const cardId = cardRow.id;
       cardIds.set(card.id, cardId);
 
       const wears = [...new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase())).filter((id) => id !== undefined))];
-      if (wears.length > 0)
-        await trx
-          .insertInto('card_labels')
-          .values(wears.map((labelId) => ({ cardId, labelId })))
-          .execute();
+      if (wears.length > 0) await repo.addCardLabels(trx, cardId, wears);
       const assignees = [...new Set(card.assignees.map((p) => p.id))].filter(isImporter);
-      if (assignees.length > 0)
-        await trx
-          .insertInto('card_assignees')
-          .values(assignees.map((userId) => ({ cardId, userId, createdAt: now })))
-          .execute();
+      if (assignees.length > 0) await repo.addAssignees(trx, cardId, assignees, now);
       const reminders = [...new Set(card.reminders)].sort((a, b) => a - b);
-      if (reminders.length > 0)
-        await trx
-          .insertInto('card_reminders')
-          .values(reminders.map((minutesBefore) => ({ cardId, minutesBefore })))
-          .execute();
+      if (reminders.length > 0) await repo.addReminders(trx, cardId, reminders);
 
       for (const comment of card.comments) {
         const createdAt = iso(comment.createdAt)!;
-        const row = await trx
-          .insertInto('comments')
-          .values({
-            cardId,
-            userId: isImporter(comment.author.id) ? actor.id : null,
-            authorName: comment.author.name,
-            content: rewrite(comment.content),
-            createdAt,
-            updatedAt: createdAt,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const row = await repo.insertComment(trx, {
+          cardId,
+          userId: isImporter(comment.author.id) ? actor.id : null,
+          authorName: comment.author.name,
+          content: rewrite(comment.content),
+          createdAt,
+          updatedAt: createdAt,
+        });
         commentIds.set(comment.id, row.id);
       }
       for (const attachment of card.attachments) {
         const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
         const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
-        const row = await trx
-          .insertInto('attachments')
-          .values({
-            cardId,
-            filename: safeFilename(attachment.filename),
-            filetype: normalizeType(attachment.filetype),
-            filesize: stored?.size ?? attachment.filesize,
-            storedName: stored?.storedName ?? null,
-            url,
-            userId: actor.id,
-            createdAt: iso(attachment.createdAt)!,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const row = await repo.insertAttachment(trx, {
+          cardId,
+          filename: safeFilename(attachment.filename),
+          filetype: normalizeType(attachment.filetype),
+          filesize: stored?.size ?? attachment.filesize,
+          storedName: stored?.storedName ?? null,
+          url,
+          userId: actor.id,
+          createdAt: iso(attachment.createdAt)!,
+        });
         attachmentIds.set(attachment.id, row.id);
       }
       histories.push({ cardId, card });
@@ -464,7 +434,7 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
       };
     }),
   );
-  await insertChunks(activity, (chunk) => trx.insertInto('card_activity').values(chunk).execute());
+  await insertChunks(activity, (chunk) => repo.insertActivity(trx, chunk));
 
   const board = presentBoard(boardRow);
   const events = await recordEvents(trx, boardRow, actor, [{ name: 'board.created', data: { board } }]);

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
+import { namesKnownTo } from './exports.repository.js';
 import { jsonChecker } from './json-check.js';
 
 /*
@@ -368,27 +369,8 @@ export function convertTrello(
  * an account here.
  */
 export async function peopleKnownTo(db: Db, actorId: string): Promise<Map<string, string>> {
-  const boards = db
-    .selectFrom('boards')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb('ownerId', '=', actorId),
-        eb('id', 'in', eb.selectFrom('board_members').select('boardId').where('userId', '=', actorId)),
-      ]),
-    );
-  const rows = await db
-    .selectFrom('user')
-    .select('name')
-    .where((eb) =>
-      eb.or([
-        eb('id', '=', actorId),
-        eb('id', 'in', eb.selectFrom('boards').select('ownerId').where('id', 'in', boards)),
-        eb('id', 'in', eb.selectFrom('board_members').select('userId').where('boardId', 'in', boards)),
-      ]),
-    )
-    .execute();
+  const names = await namesKnownTo(db, actorId);
   const people = new Map<string, string>();
-  for (const { name } of rows) if (name.trim() !== '') people.set(oneLine(name).toLowerCase(), name);
+  for (const name of names) if (name.trim() !== '') people.set(oneLine(name).toLowerCase(), name);
   return people;
 }

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Schema } from '../../db/schema.js';
-import { openCardsReadableBy } from '../my-work/my-work.service.js';
+import { openCardsReadableBy } from '../my-work/my-work.repository.js';
 
 export function listFeeds(db: Db, userId: string) {
   return db

@@ -5,6 +5,7 @@ import { isStoredName, uploadStore, type OpenedFile } from '../../files/store.js
 import { HttpError, forbidden, notFound } from '../../http/errors.js';
 import { imageTypeOf, type IncomingFile } from '../attachments/attachments.service.js';
 import { announceProfile } from '../sharing/profile.js';
+import * as repo from './profile.repository.js';
 
 /** The largest profile picture. */
 export const AVATAR_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -31,14 +32,9 @@ async function swapImage(
 ): Promise<{ previous: string | null; name: string }> {
   const { db, dialect } = deps.database;
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('user')
-      .select(['image', 'name'])
-      .where('id', '=', actor.id)
-      .$call((q) => dialect.lockForUpdate(q))
-      .executeTakeFirst();
+    const row = await repo.lockPicture(trx, dialect, actor.id);
     if (!row) throw forbidden();
-    await trx.updateTable('user').set({ image, updatedAt: nowIso() }).where('id', '=', actor.id).execute();
+    await repo.setPicture(trx, actor.id, image, nowIso());
     return { previous: row.image, name: row.name };
   });
 }
@@ -53,7 +49,7 @@ async function afterChange(deps: ServiceDeps, actor: Actor, previous: string | n
   const old = avatarName(previous);
   if (old !== null && previous !== image) {
     try {
-      const still = await deps.database.db.selectFrom('user').select('id').where('image', '=', previous).executeTakeFirst();
+      const still = await repo.pictureInUse(deps.database.db, previous!);
       if (!still) await uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, [old]);
     } catch (error) {
       deps.log.error({ err: error }, 'removing the previous profile picture failed');
@@ -73,7 +69,7 @@ export async function forgetAvatar(
 ): Promise<void> {
   const name = avatarName(image);
   if (name === null) return;
-  const still = await deps.database.db.selectFrom('user').select('id').where('image', '=', image!).executeTakeFirst();
+  const still = await repo.pictureInUse(deps.database.db, image!);
   if (!still) await uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, [name]);
 }
 
@@ -116,15 +112,9 @@ export async function openAvatar(deps: ServiceDeps, storedName: string): Promise
   const contentType = extension ? SERVED_TYPES[extension] : undefined;
   if (!isStoredName(storedName) || !contentType) throw notFound('Picture not found');
   const { db } = deps.database;
-  const owner = await db.selectFrom('user').select('id').where('image', '=', `${AVATAR_PATH}${storedName}`).executeTakeFirst();
-  if (!owner) throw notFound('Picture not found');
-  const boardFile = await db
-    .selectFrom('attachments')
-    .select('storedName')
-    .where('storedName', '=', storedName)
-    .union(db.selectFrom('images').select('storedName').where('storedName', '=', storedName))
-    .executeTakeFirst();
-  if (boardFile) throw notFound('Picture not found');
+  const owned = await repo.pictureInUse(db, `${AVATAR_PATH}${storedName}`);
+  if (!owned) throw notFound('Picture not found');
+  if (await repo.isBoardFile(db, storedName)) throw notFound('Picture not found');
   const file = await uploadStore(deps.config.dataDir).open(storedName);
   if (!file) throw notFound('Picture not found');
   return { file, contentType };

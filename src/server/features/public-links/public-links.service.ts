@@ -13,6 +13,7 @@ import { hashToken } from '../sharing/sharing.service.js';
 import { IMAGE_SERVED_TYPES } from '../attachments/attachments.service.js';
 import { uploadStore, type OpenedFile } from '../../files/store.js';
 import { publicBoardInfo, publicCard } from './public-shape.js';
+import * as repo from './public-links.repository.js';
 import { announceLinkChange } from './public-socket.js';
 
 /** Unknown, revoked and archived-board links all answer this, so none can be told from another. */
@@ -22,7 +23,7 @@ export const linkGone = () => notFound('This link does not work (any more)');
 export async function readPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
   const { db } = deps.database;
   await requireBoard(db, actor, boardId, 'owner');
-  const row = await db.selectFrom('public_links').select('createdAt').where('boardId', '=', boardId).executeTakeFirst();
+  const row = await repo.findLink(db, boardId);
   return { link: row ? { createdAt: toIso(row.createdAt) } : null };
 }
 
@@ -37,11 +38,8 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
   const createdAt = nowIso();
   await db.transaction().execute(async (trx) => {
     unarchivedBoard((await requireBoard(trx, actor, boardId, 'owner', { lock: true })).board);
-    await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
-    await trx
-      .insertInto('public_links')
-      .values({ boardId, tokenHash: hashToken(token), createdBy: actor.id, createdAt })
-      .execute();
+    await repo.deleteLinks(trx, boardId);
+    await repo.insertLink(trx, boardId, hashToken(token), actor.id, createdAt);
   });
   // The replaced link's open views close now.
   await announceLinkChange(deps, boardId);
@@ -53,7 +51,7 @@ export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId:
   const { db } = deps.database;
   await db.transaction().execute(async (trx) => {
     await requireBoard(trx, actor, boardId, 'owner', { lock: true });
-    await trx.deleteFrom('public_links').where('boardId', '=', boardId).execute();
+    await repo.deleteLinks(trx, boardId);
   });
   await announceLinkChange(deps, boardId);
   return { link: null };
@@ -61,12 +59,7 @@ export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId:
 
 /** The active board a token opens, or 404. */
 export async function linkedBoard(db: Db, token: string) {
-  const board = await db
-    .selectFrom('public_links')
-    .innerJoin('boards', 'boards.id', 'public_links.boardId')
-    .select(['boards.id', 'boards.name', 'boards.style', 'boards.color', 'boards.image', 'boards.version', 'boards.archivedAt'])
-    .where('public_links.tokenHash', '=', hashToken(token))
-    .executeTakeFirst();
+  const board = await repo.boardOfLink(db, hashToken(token));
   if (!board || board.archivedAt !== null) throw linkGone();
   return board;
 }
@@ -108,12 +101,7 @@ export async function publicImage(
 ): Promise<{ file: OpenedFile; contentType: string }> {
   const { db } = deps.database;
   const board = await linkedBoard(db, token);
-  const row = await db
-    .selectFrom('images')
-    .select(['storedName', 'filetype'])
-    .where('storedName', '=', storedName)
-    .where('boardId', '=', board.id)
-    .executeTakeFirst();
+  const row = await repo.findBoardImage(db, board.id, storedName);
   const file = row ? await uploadStore(deps.config.dataDir).open(row.storedName) : null;
   if (!row || !file) throw notFound('Image not found');
   return { file, contentType: IMAGE_SERVED_TYPES.has(row.filetype) ? row.filetype : 'application/octet-stream' };

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { EVENTS_CHANNEL } from '../../events/board-write.js';
 import { REVOCATIONS_CHANNEL } from '../../events/bus.js';
+import { boardVersions } from '../boards/boards.repository.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
 
@@ -111,7 +112,7 @@ function listen(url: string, database: Database, viewers: PublicViewers, log: Fa
   const sweep = async () => {
     const boards = viewers.watchedBoards();
     if (boards.length === 0) return;
-    const rows = await database.db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boards).execute();
+    const rows = await boardVersions(database.db, boards);
     for (const row of rows) viewers.notify(row.id, row.version);
     await Promise.all(boards.map((id) => viewers.recheck(id)));
   };

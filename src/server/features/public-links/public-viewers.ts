@@ -4,6 +4,7 @@ import type { BoardEvent } from '../../../shared/events.js';
 import type { Database } from '../../db/database.js';
 import { readEvents } from '../../realtime/event-log.js';
 import { hashToken } from '../sharing/sharing.service.js';
+import { openLinks } from './public-links.repository.js';
 import { publicDelivery } from './public-shape.js';
 
 /** One open public view, as the registry sees it. */
@@ -100,13 +101,7 @@ export class PublicViewers {
 
   /** The hashes of the links that open the board (none once it is archived), each with the board's version. */
   async #openLinks(boardId: number): Promise<Map<string, number>> {
-    const rows = await this.database.db
-      .selectFrom('public_links')
-      .innerJoin('boards', 'boards.id', 'public_links.boardId')
-      .select(['public_links.tokenHash', 'boards.version'])
-      .where('public_links.boardId', '=', boardId)
-      .where('boards.archivedAt', 'is', null)
-      .execute();
+    const rows = await openLinks(this.database.db, boardId);
     return new Map(rows.map((r) => [r.tokenHash, r.version]));
   }
 

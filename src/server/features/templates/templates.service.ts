@@ -11,6 +11,7 @@ import { createBoard, noFiles } from '../exports/import.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { builtInTemplates } from './built-ins.js';
 import { cardCount, toBoardFile, type TemplateSnapshot, type TemplateStyle } from './snapshot.js';
+import * as repo from './templates.repository.js';
 
 /*
  * Sharing: a saved template belongs to the account that saved it and only it
@@ -28,31 +29,11 @@ function trimmedName(raw: string): string {
 
 /** The structure of a board as its readers see it: areas and cards not archived, in board order, with their labels. */
 async function snapshotOf(db: Db, boardId: number, style: TemplateStyle): Promise<TemplateSnapshot> {
-  const areas = await db
-    .selectFrom('areas')
-    .select(['id', 'name'])
-    .where('boardId', '=', boardId)
-    .where('archivedAt', 'is', null)
-    .orderBy('sort')
-    .execute();
+  const areas = await repo.visibleAreaNames(db, boardId);
   if (areas.length > TEMPLATE_MAX_AREAS) throw badRequest(`A template holds at most ${TEMPLATE_MAX_AREAS} areas`);
-  const cards = await db
-    .selectFrom('cards')
-    .select(['id', 'areaId', 'name', 'content'])
-    .where('boardId', '=', boardId)
-    .where('archivedAt', 'is', null)
-    .orderBy('areaId')
-    .orderBy('sort')
-    .limit(TEMPLATE_MAX_CARDS + 1)
-    .execute();
+  const cards = await repo.visibleCardTexts(db, boardId, TEMPLATE_MAX_CARDS + 1);
   if (cards.length > TEMPLATE_MAX_CARDS) throw badRequest(`A template holds at most ${TEMPLATE_MAX_CARDS} cards`);
-  const worn = await db
-    .selectFrom('card_labels')
-    .innerJoin('labels', 'labels.id', 'card_labels.labelId')
-    .select(['card_labels.cardId', 'labels.name'])
-    .where('labels.boardId', '=', boardId)
-    .orderBy('labels.id')
-    .execute();
+  const worn = await repo.labelsWorn(db, boardId);
   const labelsOf = new Map<number, string[]>();
   for (const { cardId, name } of worn) labelsOf.set(cardId, [...(labelsOf.get(cardId) ?? []), name]);
   return {
@@ -75,28 +56,19 @@ export async function saveTemplate(deps: ServiceDeps, actor: Actor, input: SaveT
   const { db } = deps.database;
   return db.transaction().execute(async (trx) => {
     const { board } = await requireBoard(trx, actor, input.boardId, 'read');
-    const owned = await trx
-      .selectFrom('templates')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('ownerId', '=', actor.id)
-      .executeTakeFirstOrThrow();
-    if (Number(owned.n) >= TEMPLATES_PER_ACCOUNT)
-      throw badRequest(`You keep at most ${TEMPLATES_PER_ACCOUNT} templates; delete one first`);
+    const owned = await repo.countTemplates(trx, actor.id);
+    if (owned >= TEMPLATES_PER_ACCOUNT) throw badRequest(`You keep at most ${TEMPLATES_PER_ACCOUNT} templates; delete one first`);
     const snapshot = await snapshotOf(trx, board.id, asStyle(board.style));
     const text = JSON.stringify(snapshot);
     if (text.length > TEMPLATE_MAX_CHARS) throw badRequest('The board holds too much text for a template');
-    const row = await trx
-      .insertInto('templates')
-      .values({
-        ownerId: actor.id,
-        name,
-        snapshot: text,
-        areaCount: snapshot.areas.length,
-        cardCount: cardCount(snapshot),
-        createdAt: nowIso(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.insertTemplate(trx, {
+      ownerId: actor.id,
+      name,
+      snapshot: text,
+      areaCount: snapshot.areas.length,
+      cardCount: cardCount(snapshot),
+      createdAt: nowIso(),
+    });
     return {
       id: row.id,
       name: row.name,
@@ -120,12 +92,7 @@ export async function listTemplates(deps: ServiceDeps, actor: Actor): Promise<Te
     cards: cardCount(snapshot),
     createdAt: null,
   }));
-  const rows = await deps.database.db
-    .selectFrom('templates')
-    .select(['id', 'name', 'snapshot', 'areaCount', 'cardCount', 'createdAt'])
-    .where('ownerId', '=', actor.id)
-    .orderBy('id', 'desc')
-    .execute();
+  const rows = await repo.listTemplates(deps.database.db, actor.id);
   const own = rows.map((row): TemplateSummary => ({
     id: row.id,
     name: row.name,
@@ -140,12 +107,8 @@ export async function listTemplates(deps: ServiceDeps, actor: Actor): Promise<Te
 
 /** Deletes a template of the caller's own; a built-in or anyone else's is not found. */
 export async function deleteTemplate(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
-  const result = await deps.database.db
-    .deleteFrom('templates')
-    .where('id', '=', id)
-    .where('ownerId', '=', actor.id)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw templateMissing();
+  const deleted = await repo.deleteTemplate(deps.database.db, actor.id, id);
+  if (!deleted) throw templateMissing();
 }
 
 /** A new board of the caller's from a built-in template or one of theirs, made the way an import makes one. */
@@ -172,12 +135,7 @@ async function templateSnapshot(db: Db, deps: ServiceDeps, actor: Actor, id: Boa
     if (!builtIn) throw templateMissing();
     return builtIn.snapshot;
   }
-  const row = await db
-    .selectFrom('templates')
-    .select('snapshot')
-    .where('id', '=', id)
-    .where('ownerId', '=', actor.id)
-    .executeTakeFirst();
-  if (!row) throw templateMissing();
-  return JSON.parse(row.snapshot) as TemplateSnapshot;
+  const snapshot = await repo.findSnapshot(db, actor.id, id);
+  if (snapshot === undefined) throw templateMissing();
+  return JSON.parse(snapshot) as TemplateSnapshot;
 }
