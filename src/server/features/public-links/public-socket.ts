@@ -116,16 +116,11 @@ function listen(url: string, database: Database, viewers: PublicViewers, log: Fa
     await Promise.all(boards.map((id) => viewers.recheck(id)));
   };
 
-  const listener = database.dialect.listen(
-    url,
-    [EVENTS_CHANNEL, REVOCATIONS_CHANNEL],
-    {
-      message: onNotification,
-      connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
-      warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
-    },
-    { name: 'tavla-public-views' },
-  );
+  const listener = database.dialect.listen(url, [EVENTS_CHANNEL, REVOCATIONS_CHANNEL], {
+    message: onNotification,
+    connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
+    warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
+  });
   if (!listener) return null;
 
   const sweeper = setInterval(
