@@ -7,6 +7,7 @@ import { EVENTS_CHANNEL } from '../../events/board-write.js';
 import { REVOCATIONS_CHANNEL } from '../../events/bus.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
+import { sweepVersions } from '../../realtime/pg-listener.js';
 
 /** A socket backed up past this is too slow to keep (the page reconnects and reads the board again). */
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -109,11 +110,9 @@ function listen(url: string, database: Database, viewers: PublicViewers, log: Fa
   };
 
   const sweep = async () => {
-    const boards = viewers.watchedBoards();
-    if (boards.length === 0) return;
-    const rows = await database.db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boards).execute();
-    for (const row of rows) viewers.notify(row.id, row.version);
-    await Promise.all(boards.map((id) => viewers.recheck(id)));
+    await sweepVersions(database.db, viewers);
+    // Their links too: a revocation lost with the connection is found here.
+    await Promise.all(viewers.watchedBoards().map((id) => viewers.recheck(id)));
   };
 
   const listener = database.dialect.listen(url, [EVENTS_CHANNEL, REVOCATIONS_CHANNEL], {
