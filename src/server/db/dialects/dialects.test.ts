@@ -302,18 +302,26 @@ for (const name of dialects) {
         const listeners = sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
         WHERE application_name = ${LISTEN_CONNECTION_NAME} AND datname = current_database()`;
         const connections = async () => (await listeners.execute(db)).rows[0]!.n;
-        const caller = (channels: string[]) => {
-          const seen = { heard: [] as Array<[string, unknown]>, states: [] as string[] };
+        /** `failing`: how many times its `connected` rejects before it succeeds. */
+        const caller = (channels: string[], failing = 0) => {
+          const seen = { heard: [] as Array<[string, unknown]>, states: [] as string[], warnings: [] as string[] };
           const listener = dialect.listen(testDb.url, channels, {
             message: (channel, payload) => seen.heard.push([channel, JSON.parse(payload)]),
-            connected: () => void seen.states.push('connected'),
+            connected: () => {
+              if (failing-- > 0) {
+                seen.states.push('failed');
+                throw new Error('could not catch up');
+              }
+              seen.states.push('connected');
+            },
             lost: () => seen.states.push('lost'),
-            warn: () => undefined,
+            warn: (_error, message) => seen.warnings.push(message),
           })!;
           return { ...seen, listener };
         };
         const one = caller(['tavla_test_one', 'tavla_test_both']);
         const two = caller(['tavla_test_two', 'tavla_test_both']);
+        const callers = [one, two];
         const stopped: Listener[] = [];
         try {
           await until(() => one.states.length === 1 && two.states.length === 1);
@@ -339,6 +347,21 @@ for (const name of dialects) {
           expect(two.states).toEqual(['connected', 'lost', 'connected']);
           expect(await connections()).toBe(1);
 
+          // One that comes while the connection is up is told it is connected only once its LISTEN holds.
+          const three = caller(['tavla_test_three'], 1);
+          callers.push(three);
+          await until(() => three.states.length === 1);
+          await dialect.notify(db, 'tavla_test_three', { n: 0 });
+          await until(() => three.heard.length === 1);
+          // Its failed catch-up is tried again for it alone: the others keep the connection.
+          await until(() => three.states.length === 2);
+          expect(three.states).toEqual(['failed', 'connected']);
+          expect(three.warnings).toEqual(['listener could not catch up; retrying']);
+          expect([one.states.length, two.states.length]).toEqual([3, 3]);
+          expect(await connections()).toBe(1);
+          await three.listener.stop();
+          stopped.push(three.listener);
+
           await one.listener.stop();
           stopped.push(one.listener);
           one.heard.length = 0;
@@ -358,7 +381,7 @@ for (const name of dialects) {
           stopped.push(two.listener);
           await until(async () => (await connections()) === 0);
         } finally {
-          for (const { listener } of [one, two]) if (!stopped.includes(listener)) await listener.stop();
+          for (const { listener } of callers) if (!stopped.includes(listener)) await listener.stop();
         }
       },
     );
