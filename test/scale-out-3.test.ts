@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTEN_CONNECTION_NAME } from '../src/server/db/dialects/pg-listen.js';
 import type { ServerMessage } from '../src/shared/events.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { account, healthy, kill, start, stop, type ServerProcess } from './processes.js';
@@ -151,6 +152,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       await database?.drop();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     }, 30_000);
+
+    it('holds one listening connection per process, whatever listens in it', async () => {
+      const listening = async () =>
+        Number(
+          (
+            await sql.query<{ n: string }>(
+              `select count(*) as n from pg_stat_activity where application_name = $1 and datname = current_database()`,
+              [LISTEN_CONNECTION_NAME],
+            )
+          ).rows[0]!.n,
+        );
+      await until('every process to listen', async () => (await listening()) === servers.length);
+    });
 
     it('delivers every write, sequential or concurrent, to every viewer on every process once and in order', async () => {
       const { boardId, areaId } = await boardWithArea('Fan-out');

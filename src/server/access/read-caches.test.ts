@@ -5,7 +5,7 @@ import { createTestDatabase, dialects } from '../../../test/databases.js';
 import { BASE_URL, eachDialect, startApp, type TestContext, type TestUser } from '../../../test/harness.js';
 import { Viewer } from '../../../test/realtime-client.js';
 import { hashKey } from '../auth/actor.js';
-import { LISTENER_NAME } from './cache-invalidation.js';
+import { LISTEN_CONNECTION_NAME } from '../db/dialects/pg-listen.js';
 import { readCachesOf } from './read-caches.js';
 
 const origin = { origin: BASE_URL };
@@ -217,7 +217,7 @@ describe.runIf(dialects.includes('postgres'))('read caches across processes [pos
     const { areas } = await seedBoard(a, user, { A: ['one'] });
     expect(await listCards(b, user, areas.A!.id)).toEqual(['one']);
     expect(readCachesOf(b.db)!.actors.size).toBeGreaterThan(0);
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${LISTENER_NAME} and datname = current_database()`.execute(
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${LISTEN_CONNECTION_NAME} and datname = current_database()`.execute(
       a.db,
     );
     await eventually(() => readCachesOf(b.db)!.actors.live, false);

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BoardEvent } from '../../shared/events.js';
-import type { Database } from '../db/database.js';
+import type { Database, Db } from '../db/database.js';
 import { boardVersions } from '../features/boards/boards.repository.js';
 import { EVENTS_CHANNEL } from '../events/board-write.js';
 import { REVOCATIONS_CHANNEL, type Revocation } from '../events/bus.js';
@@ -57,12 +57,7 @@ export function listenForEvents(
     }
   };
 
-  const sweep = async () => {
-    const boards = hub.watchedBoards();
-    if (boards.length === 0) return;
-    const rows = await boardVersions(database.db, boards);
-    for (const row of rows) hub.notify(row.id, row.version);
-  };
+  const sweep = () => sweepVersions(database.db, hub);
 
   const listener = database.dialect.listen(url, [EVENTS_CHANNEL, NOTIFICATIONS_CHANNEL, REVOCATIONS_CHANNEL], {
     message,
@@ -85,4 +80,23 @@ export function listenForEvents(
     clearInterval(sweeper);
     await listener.stop();
   };
+}
+
+/** What keeps viewers of boards at a version in this process: the hub, the public views. */
+export interface VersionWatcher {
+  watchedBoards(): number[];
+  /** The board is at `version`: what the viewers have not had yet is read from the event log. */
+  notify(boardId: number, version: number): void;
+}
+
+/**
+ * Brings the watched boards to their current versions, for the
+ * notifications lost while the listening connection was down. Harmless when
+ * nothing was missed: a version the watcher already has is ignored.
+ */
+export async function sweepVersions(db: Db, watcher: VersionWatcher): Promise<void> {
+  const boards = watcher.watchedBoards();
+  if (boards.length === 0) return;
+  const rows = await boardVersions(db, boards);
+  for (const row of rows) watcher.notify(row.id, row.version);
 }

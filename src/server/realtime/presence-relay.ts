@@ -40,8 +40,9 @@ export interface PresenceRelay extends RemotePresence {
 
 /**
  * Presence across processes on PostgreSQL: every process announces its own
- * viewers of each board over NOTIFY on its own connection (one connection, so
- * its messages arrive in the order sent) and keeps the others' per process.
+ * viewers of each board over NOTIFY on the process's listening connection
+ * (one connection, so its messages arrive in the order sent) and keeps the
+ * others' per process.
  * A process that stops announcing (killed, cut off) is forgotten after the
  * TTL; one whose connection comes back says `hello`, and everyone re-announces.
  */
@@ -123,25 +124,20 @@ export function relayPresence(
     hub.remotePresenceChanged(message.b);
   };
 
-  listener = dialect.listen(
-    url,
-    [PRESENCE_CHANNEL],
-    {
-      message: (_channel, payload) => receive(payload),
-      connected: () => {
-        // What we held may be stale (announcements missed while cut off): start again from what the others say.
-        for (const id of [...peers.keys()]) forget(id);
-        connected = true;
-        send({ p: self, t: 'hello' });
-        announceAll();
-      },
-      lost: () => {
-        connected = false;
-      },
-      warn: (error, text) => log.warn({ err: error }, `presence ${text}`),
+  listener = dialect.listen(url, [PRESENCE_CHANNEL], {
+    message: (_channel, payload) => receive(payload),
+    connected: () => {
+      // What we held may be stale (announcements missed while cut off): start again from what the others say.
+      for (const id of [...peers.keys()]) forget(id);
+      connected = true;
+      send({ p: self, t: 'hello' });
+      announceAll();
     },
-    { name: 'tavla-presence' },
-  );
+    lost: () => {
+      connected = false;
+    },
+    warn: (error, text) => log.warn({ err: error }, `presence ${text}`),
+  });
   // One process (SQLite) has every viewer in its own hub.
   if (!listener) return null;
   const own = listener;

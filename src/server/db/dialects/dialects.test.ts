@@ -4,7 +4,8 @@ import { createTestDatabase, dialects, type TestDatabase } from '../../../../tes
 import { openDatabase, type Database, type Db } from '../database.js';
 import { nowIso } from '../dialect.js';
 import { migrate } from '../migrations/index.js';
-import { dialectFor, dialectOf } from './index.js';
+import { dialectFor, dialectOf, type Listener } from './index.js';
+import { LISTEN_CONNECTION_NAME } from './pg-listen.js';
 
 /** Waits for `check` to hold, up to `ms`. */
 async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
@@ -293,6 +294,97 @@ for (const name of dialects) {
         await listener?.stop();
       }
     });
+
+    it.runIf(name === 'postgres')(
+      'shares one listening connection among its callers, each hearing its own channels',
+      async () => {
+        const { db, dialect } = database;
+        const listeners = sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE application_name = ${LISTEN_CONNECTION_NAME} AND datname = current_database()`;
+        const connections = async () => (await listeners.execute(db)).rows[0]!.n;
+        /** `failing`: how many times its `connected` rejects before it succeeds. */
+        const caller = (channels: string[], failing = 0) => {
+          const seen = { heard: [] as Array<[string, unknown]>, states: [] as string[], warnings: [] as string[] };
+          const listener = dialect.listen(testDb.url, channels, {
+            message: (channel, payload) => seen.heard.push([channel, JSON.parse(payload)]),
+            connected: () => {
+              if (failing-- > 0) {
+                seen.states.push('failed');
+                throw new Error('could not catch up');
+              }
+              seen.states.push('connected');
+            },
+            lost: () => seen.states.push('lost'),
+            warn: (_error, message) => seen.warnings.push(message),
+          })!;
+          return { ...seen, listener };
+        };
+        const one = caller(['tavla_test_one', 'tavla_test_both']);
+        const two = caller(['tavla_test_two', 'tavla_test_both']);
+        const callers = [one, two];
+        const stopped: Listener[] = [];
+        try {
+          await until(() => one.states.length === 1 && two.states.length === 1);
+          expect(await connections()).toBe(1);
+
+          for (const channel of ['tavla_test_one', 'tavla_test_two', 'tavla_test_both'])
+            await dialect.notify(db, channel, { on: channel });
+          await until(() => one.heard.length >= 2 && two.heard.length >= 2);
+          expect(one.heard).toEqual([
+            ['tavla_test_one', { on: 'tavla_test_one' }],
+            ['tavla_test_both', { on: 'tavla_test_both' }],
+          ]);
+          expect(two.heard).toEqual([
+            ['tavla_test_two', { on: 'tavla_test_two' }],
+            ['tavla_test_both', { on: 'tavla_test_both' }],
+          ]);
+
+          // Killed under both: each is told it was lost, then connected again (to catch up), on one new connection.
+          await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE application_name = ${LISTEN_CONNECTION_NAME} AND datname = current_database()`.execute(db);
+          await until(() => one.states.length === 3 && two.states.length === 3);
+          expect(one.states).toEqual(['connected', 'lost', 'connected']);
+          expect(two.states).toEqual(['connected', 'lost', 'connected']);
+          expect(await connections()).toBe(1);
+
+          // One that comes while the connection is up is told it is connected only once its LISTEN holds.
+          const three = caller(['tavla_test_three'], 1);
+          callers.push(three);
+          await until(() => three.states.length === 1);
+          await dialect.notify(db, 'tavla_test_three', { n: 0 });
+          await until(() => three.heard.length === 1);
+          // Its failed catch-up is tried again for it alone: the others keep the connection.
+          await until(() => three.states.length === 2);
+          expect(three.states).toEqual(['failed', 'connected']);
+          expect(three.warnings).toEqual(['listener could not catch up; retrying']);
+          expect([one.states.length, two.states.length]).toEqual([3, 3]);
+          expect(await connections()).toBe(1);
+          await three.listener.stop();
+          stopped.push(three.listener);
+
+          await one.listener.stop();
+          stopped.push(one.listener);
+          one.heard.length = 0;
+          two.heard.length = 0;
+          await dialect.notify(db, 'tavla_test_one', { n: 1 });
+          await dialect.notify(db, 'tavla_test_both', { n: 2 });
+          await two.listener.send('tavla_test_two', JSON.stringify({ n: 3 }));
+          await until(() => two.heard.length >= 2);
+          expect(two.heard).toEqual([
+            ['tavla_test_both', { n: 2 }],
+            ['tavla_test_two', { n: 3 }],
+          ]);
+          expect(one.heard).toEqual([]);
+          expect(await connections()).toBe(1);
+
+          await two.listener.stop();
+          stopped.push(two.listener);
+          await until(async () => (await connections()) === 0);
+        } finally {
+          for (const { listener } of callers) if (!stopped.includes(listener)) await listener.stop();
+        }
+      },
+    );
 
     it('reads a query through a server cursor in batches where there is one', async () => {
       const { db, dialect } = database;

@@ -50,11 +50,12 @@ export interface Dialect {
    */
   notify(db: Db, channel: string, payload: object): Promise<boolean>;
   /**
-   * Hears `channels` on a connection of its own, reconnecting when it is
-   * lost; `connected` runs after every (re)connection (to catch up on what
-   * was missed). Null on SQLite: there are no other processes to hear.
+   * Hears `channels` on the process's one listening connection to `url`
+   * (shared by every caller, reconnected when it is lost); `connected` runs
+   * after every (re)connection (to catch up on what was missed). Null on
+   * SQLite: there are no other processes to hear.
    */
-  listen(url: string, channels: readonly string[], handlers: ListenHandlers, options?: ListenOptions): Listener | null;
+  listen(url: string, channels: readonly string[], handlers: ListenHandlers): Listener | null;
 
   /** JSON built in SQL, for the exports. */
   readonly json: JsonFunctions;
@@ -91,26 +92,24 @@ export interface Snapshots {
   close(): Promise<void>;
 }
 
+/** One caller's: it hears only its own channels, and `connected`/`lost` whenever the shared connection comes and goes. */
 export interface ListenHandlers {
   message(channel: string, payload: string): void;
+  /** After every (re)connection, once this caller's channels are listened to. A rejection is warned of and tried again later. */
   connected(): Promise<void> | void;
   /** The connection is gone (a reconnection follows): whatever was announced meanwhile is not heard. */
   lost?(): void;
   warn(error: unknown, message: string): void;
 }
 
-export interface ListenOptions {
-  /** How the connection shows among the database's sessions. */
-  name?: string;
-}
-
 export interface Listener {
   /**
-   * Announces `payload` on `channel` over this listener's own connection, so
-   * what one process sends reaches the others in the order it was sent.
-   * Nothing is sent while the connection is down (`connected` follows).
+   * Announces `payload` on `channel` over the listening connection, so what
+   * one process sends reaches the others in the order it was sent. Nothing
+   * is sent while the connection is down (`connected` follows).
    */
   send(channel: string, payload: string): Promise<void>;
+  /** Stops this caller alone (once what it sent is out); the connection closes with its last caller. */
   stop(): Promise<void>;
 }
 

@@ -5,9 +5,9 @@ import type { Database } from '../../db/database.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { EVENTS_CHANNEL } from '../../events/board-write.js';
 import { REVOCATIONS_CHANNEL } from '../../events/bus.js';
-import { boardVersions } from '../boards/boards.repository.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
+import { sweepVersions } from '../../realtime/pg-listener.js';
 
 /** A socket backed up past this is too slow to keep (the page reconnects and reads the board again). */
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -110,23 +110,16 @@ function listen(url: string, database: Database, viewers: PublicViewers, log: Fa
   };
 
   const sweep = async () => {
-    const boards = viewers.watchedBoards();
-    if (boards.length === 0) return;
-    const rows = await boardVersions(database.db, boards);
-    for (const row of rows) viewers.notify(row.id, row.version);
-    await Promise.all(boards.map((id) => viewers.recheck(id)));
+    await sweepVersions(database.db, viewers);
+    // Their links too: a revocation lost with the connection is found here.
+    await Promise.all(viewers.watchedBoards().map((id) => viewers.recheck(id)));
   };
 
-  const listener = database.dialect.listen(
-    url,
-    [EVENTS_CHANNEL, REVOCATIONS_CHANNEL],
-    {
-      message: onNotification,
-      connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
-      warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
-    },
-    { name: 'tavla-public-views' },
-  );
+  const listener = database.dialect.listen(url, [EVENTS_CHANNEL, REVOCATIONS_CHANNEL], {
+    message: onNotification,
+    connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
+    warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
+  });
   if (!listener) return null;
 
   const sweeper = setInterval(
