@@ -80,27 +80,33 @@ export async function requireBoard(
   return { board, level };
 }
 
+/** The board an area or card belongs to, or 404: the access check then runs on that board. */
+export async function boardIdOf(db: Db, table: 'areas' | 'cards', id: number): Promise<number> {
+  const row = await db.selectFrom(table).select('boardId').where('id', '=', id).executeTakeFirst();
+  if (!row) throw missing(table === 'areas' ? 'Area' : 'Card');
+  return row.boardId;
+}
+
 /** Per database handle: `areas:<id>` / `cards:<id>` → board id. */
 const homes = new WeakMap<Db, Map<string, number>>();
 const HOMES_MAX = 50_000;
 
 /**
- * The board an area or card belongs to, or 404: the access check then runs
- * on that board. Remembered, because no area or card ever changes board and
- * ids are never reused: a card removed since answers 404 from the write's own
- * check instead of from here.
+ * `boardIdOf` for a write, remembered: no area or card ever changes board
+ * and ids are never reused, and a write finds its card or area again under
+ * the board's lock (a removed one answers 404 there). A read must not use
+ * it: it would answer for a card removed since.
  */
-export async function boardIdOf(db: Db, table: 'areas' | 'cards', id: number): Promise<number> {
+export async function boardIdForWrite(db: Db, table: 'areas' | 'cards', id: number): Promise<number> {
   let known = homes.get(db);
   if (!known) homes.set(db, (known = new Map<string, number>()));
   const key = `${table}:${id}`;
   const cached = known.get(key);
   if (cached !== undefined) return cached;
-  const row = await db.selectFrom(table).select('boardId').where('id', '=', id).executeTakeFirst();
-  if (!row) throw missing(table === 'areas' ? 'Area' : 'Card');
+  const boardId = await boardIdOf(db, table, id);
   if (known.size >= HOMES_MAX) known.clear();
-  known.set(key, row.boardId);
-  return row.boardId;
+  known.set(key, boardId);
+  return boardId;
 }
 
 const areaWithPermission = hotQuery((db: Db, actorId: string, areaId: number) =>

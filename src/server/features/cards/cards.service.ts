@@ -1,7 +1,7 @@
 import { redactEvents } from '../../realtime/event-log.js';
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireArea, requireBoard, missing } from '../../access/policy.js';
+import { boardIdForWrite, requireArea, requireBoard, missing } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';
@@ -97,7 +97,7 @@ export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): 
 export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCreate): Promise<Card> {
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
-  const boardId = await boardIdOf(deps.database.db, 'areas', input.areaId);
+  const boardId = await boardIdForWrite(deps.database.db, 'areas', input.areaId);
   return writeBoard(deps, actor, { boardId, subject: 'Area' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     // One query for the area's checks and the new card's place: the same refusals as `writableArea`.
@@ -158,7 +158,7 @@ export async function tellBoard(
 
 /** Changes the fields given (a field left out stays, `null` clears). */
 export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpdate): Promise<{ card: Card; next: Card | null }> {
-  const boardId = await boardIdOf(deps.database.db, 'cards', input.cardID);
+  const boardId = await boardIdForWrite(deps.database.db, 'cards', input.cardID);
   return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const card = await writableCard(trx, board.id, input.cardID);
@@ -316,7 +316,7 @@ async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<
 
 /** Archives a card, or removes it with everything on it (`permanent`). */
 export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number, permanent: boolean): Promise<string> {
-  const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
+  const boardId = await boardIdForWrite(deps.database.db, 'cards', cardId);
   return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const card = await repo.findCard(trx, cardId);
     if (!card) throw missing('Card');
@@ -382,7 +382,7 @@ export async function moveCard(
   actor: Actor,
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<void> {
-  const boardId = await boardIdOf(deps.database.db, 'cards', move.cardId);
+  const boardId = await boardIdForWrite(deps.database.db, 'cards', move.cardId);
   await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));

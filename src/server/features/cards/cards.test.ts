@@ -315,6 +315,16 @@ eachDialect('cards', (t) => {
     expect((await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.a!.id } })).statusCode).toBe(
       404,
     );
+    // The board of a card is remembered for writes; a removed card is still missing to every one of them and to reads.
+    for (const [method, url, payload] of [
+      ['PUT', '/api/data/card', { cardID: cards.a!.id, name: 'x' }],
+      ['POST', '/api/data/cardMove', { cardId: cards.a!.id, fromAreaId: areas.A!.id, toAreaId: areas.A!.id, newIndex: 0 }],
+      ['POST', '/api/data/card-duplicate', { cardID: cards.a!.id }],
+    ] as const) {
+      const res = await t.inject(user, { method, url, payload });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 404, { error: 'Card not found' }]);
+    }
+    expect((await t.inject(user, { method: 'GET', url: `/api/data/comment?cardId=${cards.a!.id}` })).statusCode).toBe(404);
     expect((await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: {} })).statusCode).toBe(400);
     expect(
       (await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.c!.id, permanent: 'false' } }))

@@ -1,6 +1,6 @@
 import type { Card } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf } from '../../access/policy.js';
+import { boardIdForWrite } from '../../access/policy.js';
 import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
@@ -15,7 +15,7 @@ import { writableCard } from './guards.js';
  * any number of claims at once exactly one wins and the rest are told who has it.
  */
 export async function claimCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
-  const boardId = await boardIdOf(deps.database.db, 'cards', cardId);
+  const boardId = await boardIdForWrite(deps.database.db, 'cards', cardId);
   return writeBoard(deps, actor, boardId, 'edit', async ({ trx, board, emit }) => {
     const row = await writableCard(trx, board.id, cardId);
     const current = await loadCard(trx, row);

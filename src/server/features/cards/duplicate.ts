@@ -1,7 +1,7 @@
 import type { Card } from '../../../shared/api/cards.js';
 import { texts } from '../../i18n/messages.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf } from '../../access/policy.js';
+import { boardIdForWrite } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
@@ -25,7 +25,7 @@ import { keyAfter } from './ordering.js';
  */
 export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
   const { db } = deps.database;
-  const boardId = await boardIdOf(db, 'cards', cardId);
+  const boardId = await boardIdForWrite(db, 'cards', cardId);
   await writableBoard(deps, actor, boardId, 'Card');
   // A copy is made of a card that could take a change: on this board, neither it nor its area archived.
   await writableCard(db, boardId, cardId);
