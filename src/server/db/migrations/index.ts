@@ -13,6 +13,7 @@ import * as webhooks from './0007-hooks-webhooks.js';
 import * as templates from './0007-templates-board-templates.js';
 import * as publicLinks from './0007-publink-public-links.js';
 import * as icalFeeds from './0007-mywork-ical-feeds.js';
+import * as cardSortKeys from './0008-card-sort-keys.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -31,6 +32,7 @@ const steps: Record<string, Step> = {
   '0007-templates-board-templates': templates,
   '0007-publink-public-links': publicLinks,
   '0007-mywork-ical-feeds': icalFeeds,
+  '0008-card-sort-keys': cardSortKeys,
 };
 
 /**
