@@ -4,17 +4,6 @@ import type { TemplateTable } from '../../db/schema.js';
 
 export type TemplateRow = Selectable<TemplateTable>;
 
-/** The board's areas as its readers see them (none archived), in board order. */
-export function visibleAreaNames(db: Db, boardId: number): Promise<Array<{ id: number; name: string }>> {
-  return db
-    .selectFrom('areas')
-    .select(['id', 'name'])
-    .where('boardId', '=', boardId)
-    .where('archivedAt', 'is', null)
-    .orderBy('sort')
-    .execute();
-}
-
 /**
  * The board's cards that are not archived, area by area in board order; at
  * most `limit`, so a board too large for a template is told without reading it all.

@@ -12,6 +12,7 @@ import { boardLabels } from '../labels/labels.service.js';
 import { builtInTemplates } from './built-ins.js';
 import { cardCount, toBoardFile, type TemplateSnapshot, type TemplateStyle } from './snapshot.js';
 import * as repo from './templates.repository.js';
+import { visibleAreasInOrder } from '../exports/exports.repository.js';
 
 /*
  * Sharing: a saved template belongs to the account that saved it and only it
@@ -29,7 +30,7 @@ function trimmedName(raw: string): string {
 
 /** The structure of a board as its readers see it: areas and cards not archived, in board order, with their labels. */
 async function snapshotOf(db: Db, boardId: number, style: TemplateStyle): Promise<TemplateSnapshot> {
-  const areas = await repo.visibleAreaNames(db, boardId);
+  const areas = await visibleAreasInOrder(db, boardId);
   if (areas.length > TEMPLATE_MAX_AREAS) throw badRequest(`A template holds at most ${TEMPLATE_MAX_AREAS} areas`);
   const cards = await repo.visibleCardTexts(db, boardId, TEMPLATE_MAX_CARDS + 1);
   if (cards.length > TEMPLATE_MAX_CARDS) throw badRequest(`A template holds at most ${TEMPLATE_MAX_CARDS} cards`);
