@@ -22,6 +22,7 @@ import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
 import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
+import { assigneesOf } from '../notifications/notifications.repository.js';
 import { bottomKey, placeWith, quickMove, type QuickMove } from './ordering.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
@@ -288,9 +289,7 @@ async function setAssignees(
   const allowed = await repo.boardPeople(db, boardId);
   const outsider = wanted.find((id) => !allowed.has(id));
   if (outsider !== undefined) throw badRequest('body: assignees must be people with access to the board');
-  const current = (
-    await db.selectFrom('card_assignees').select('userId').where('cardId', '=', cardId).orderBy('id').execute()
-  ).map((r) => r.userId);
+  const current = await assigneesOf(db, cardId);
   const removed = current.filter((id) => !wanted.includes(id));
   if (removed.length > 0)
     await db.deleteFrom('card_assignees').where('cardId', '=', cardId).where('userId', 'in', removed).execute();

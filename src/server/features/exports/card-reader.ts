@@ -152,19 +152,18 @@ export class CardReader<T extends CardJsonBase> {
 
 const q = (name: string) => `"${name}"`;
 
+/** The card's label names, in the order they were made; both the file and the CSV carry them. */
+const labelNames = (json: JsonFunctions) =>
+  json.array('l.name', 'l.id', `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`);
+
+/** The card's people with their accounts, for `json.array` ordered by `ca.id` (the order they were put on it). */
+const ASSIGNEES = `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`;
+
 /** Labels, people, reminders, attachments, comments and history of a card. */
 function fileExtras(json: JsonFunctions): Record<string, string> {
   return {
-    labels: json.array(
-      'l.name',
-      'l.id',
-      `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
-    ),
-    people: json.array(
-      json.object({ id: 'u.id', name: 'u.name' }),
-      'ca.id',
-      `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
-    ),
+    labels: labelNames(json),
+    people: json.array(json.object({ id: 'u.id', name: 'u.name' }), 'ca.id', ASSIGNEES),
     reminders: json.array(
       `r.${q('minutesBefore')}`,
       `r.${q('minutesBefore')}`,
@@ -212,16 +211,8 @@ function fileExtras(json: JsonFunctions): Record<string, string> {
 /** What a CSV row needs beyond the card: label and people names, and how many comments and attachments. */
 function csvExtras(json: JsonFunctions): Record<string, string> {
   return {
-    labels: json.array(
-      'l.name',
-      'l.id',
-      `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`,
-    ),
-    people: json.array(
-      'u.name',
-      'ca.id',
-      `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`,
-    ),
+    labels: labelNames(json),
+    people: json.array('u.name', 'ca.id', ASSIGNEES),
     comments: `(SELECT count(*) FROM comments m WHERE m.${q('cardId')} = cards.id)`,
     attachments: `(SELECT count(*) FROM attachments a WHERE a.${q('cardId')} = cards.id)`,
   };
