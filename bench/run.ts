@@ -16,7 +16,7 @@ import { createBenchDatabase, type BenchDatabase, type DbKind } from './lib/data
 import { machineBusySeconds, processTable, topConsumers } from './lib/machine.js';
 import { formatProfile, profilesIn, summariseProfile } from './lib/profile.js';
 import { formatObservation, formatReport, judge } from './lib/report.js';
-import type { Check, ScenarioContext } from './lib/scenario.js';
+import { budgetsFor, type Check, type ScenarioContext } from './lib/scenario.js';
 import { PROJECT_ROOT, startServer, type RunningServer, type ServerExit } from './lib/server.js';
 import { scenarios } from './scenarios/index.js';
 
@@ -190,7 +190,7 @@ async function main(): Promise<number> {
         db: database.kind,
         server: server.command,
         result,
-        verdicts: scenario.budgets.map((b) => judge(b, result)),
+        verdicts: budgetsFor(scenario, database.kind).map((b) => judge(b, result)),
         checks,
         peakRssKb: exit.peakRssKb,
         cpu: {

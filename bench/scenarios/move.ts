@@ -52,7 +52,10 @@ export const move: Scenario<MoveSeed> = {
   name: 'move',
   summary: `POST /api/data/cardMove between two areas of ${CARDS_PER_AREA} cards, random newIndex 0..${MAX_INDEX}`,
   defaults: { connections: 16, seconds: 10 },
-  budgets: [minRequestsPerSecond(1_500), maxP99(30)],
+  budgets: {
+    sqlite: [minRequestsPerSecond(1_500), maxP99(30)],
+    postgres: [minRequestsPerSecond(1_000), maxP99(50)],
+  },
 
   async seed({ api }) {
     const boardId = await api.createBoard('Bench move');

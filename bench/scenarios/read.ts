@@ -13,7 +13,10 @@ export const read: Scenario<ReadSeed> = {
   name: 'read',
   summary: `GET /api/data/cards?areaId= on one area of ${CARDS} cards`,
   defaults: { connections: 32, seconds: 10 },
-  budgets: [minRequestsPerSecond(5_000), maxP99(20)],
+  budgets: {
+    sqlite: [minRequestsPerSecond(8_000), maxP99(20)],
+    postgres: [minRequestsPerSecond(5_000), maxP99(20)],
+  },
 
   async seed({ api }) {
     const boardId = await api.createBoard('Bench read');

@@ -82,7 +82,7 @@ export class GroupCommit<S> {
         const dialect = dialectOf(trx);
         // Each write's savepoint stays open until the next write's replaces it; the commit ends the last one.
         for (const [i, entry] of batch.entries()) {
-          if (!alone) await (i === 0 ? sql`savepoint write`.execute(trx) : dialect.nextSavepoint(trx));
+          if (!alone) await dialect.savepoint(trx, i > 0);
           try {
             const value = await entry.run(trx, state);
             entry.kept?.(state);

@@ -36,11 +36,11 @@ export interface Dialect {
    */
   writeQueue(boardId: number): number;
   /**
-   * Releases the savepoint `write` of the batch's last write and opens the
-   * next write's, in one round trip where the database takes several
-   * statements at once (PostgreSQL; SQLite runs in the process, where a statement costs no round trip).
+   * Opens the savepoint `write` for the next write of a batch, releasing the
+   * last write's first (`replaceLast`). On PostgreSQL it rides ahead of the
+   * write's first statement (pg-prepared.ts): no round trip of its own.
    */
-  nextSavepoint(trx: Db): Promise<void>;
+  savepoint(trx: Db, replaceLast: boolean): Promise<void>;
 
   /**
    * Announces `payload` on `channel` to every process's listener once the

@@ -6,6 +6,16 @@ const MAX_PER_CONNECTION = 300;
 /** Only plain data statements with parameters: utility statements (savepoints, SET, DECLARE) gain nothing. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
+/**
+ * Marks a statement whose answer nobody reads and which cannot fail in a
+ * healthy transaction (BEGIN, savepoints): it goes on the wire at once and
+ * its caller goes on without waiting. The next statement on the connection
+ * follows it in the same pipeline and answers for both.
+ */
+export const AHEAD = '/* ahead */ ';
+/** Kysely's own BEGIN rides ahead the same way: the transaction's first statement follows it. */
+const BEGIN = /^begin$/i;
+
 const names = new Map<string, string>();
 
 /** A name per statement text, the same on every connection (PostgreSQL cuts names at 63 bytes, so a hash). */
@@ -19,26 +29,67 @@ function nameOf(text: string): string {
   return name;
 }
 
+type Query = (...args: unknown[]) => Promise<unknown>;
+
 /**
- * A client that prepares each statement once per connection and then only
- * binds and runs it. Kysely sends every query unnamed, so PostgreSQL parsed
- * and planned each one anew: for a move's facts query, planning took three
- * times as long as running it. The text decides the name, so a statement is
- * the same prepared one for every request on that connection.
+ * The pool's client, in pg's pipeline mode: a statement is sent without
+ * waiting for the answer to the one before.
+ *
+ * - Each statement is prepared once per connection and then only bound and
+ *   run. Kysely sends every query unnamed, so PostgreSQL parsed and planned
+ *   each one anew: for a move's facts query, planning took three times as
+ *   long as running it. The text decides the name, so a statement is the
+ *   same prepared one for every request on that connection.
+ * - BEGIN and statements marked `AHEAD` answer at once. Each costs a round
+ *   trip otherwise: a batch of writes opens a savepoint per write, and
+ *   every write after the first waited for its savepoint before it could
+ *   send anything. Should one fail after all, the statement behind it fails
+ *   with that error, so the failure belongs to the same write.
  */
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
+  /** The error of the statement sent ahead, or undefined once it succeeded, until the next statement takes it. */
+  private ahead: Promise<Error | undefined> | null = null;
+
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, pipeline: true });
+  }
 
   // The overloads of pg.Client#query are many; this forwards whatever it is given.
   override query(...args: unknown[]): never {
     const [text, values] = args;
+    const send = super.query.bind(this) as Query;
+    if (typeof text === 'string' && args.length <= 2 && (text.startsWith(AHEAD) || BEGIN.test(text))) {
+      const sent = send(text).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      const before = this.ahead;
+      this.ahead = before ? Promise.all([before, sent]).then(([a, b]) => a ?? b) : sent;
+      return Promise.resolve({ command: 'AHEAD', rowCount: null, rows: [], fields: [] }) as never;
+    }
+    let answer: Promise<unknown> | undefined;
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && PREPARABLE.test(text)) {
       const name = nameOf(text);
       if (this.prepared.has(name) || this.prepared.size < MAX_PER_CONNECTION) {
         this.prepared.add(name);
-        return (super.query as (...a: unknown[]) => never)({ name, text, values }, ...args.slice(2));
+        answer = send({ name, text, values }, ...args.slice(2));
       }
     }
-    return (super.query as (...a: unknown[]) => never)(...args);
+    answer ??= send(...args);
+    const ahead = this.ahead;
+    if (!ahead || !(answer instanceof Promise)) return answer as never;
+    this.ahead = null;
+    // The statement sent ahead failed first: its error is the one that explains this one's.
+    return answer.then(
+      async (result) => {
+        const error = await ahead;
+        if (error !== undefined) throw error;
+        return result;
+      },
+      async (error: unknown) => {
+        throw (await ahead) ?? error;
+      },
+    ) as never;
   }
 }

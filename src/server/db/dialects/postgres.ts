@@ -6,7 +6,7 @@ import { postgresRestoreTarget } from '../dump/restore-target.js';
 import type { Schema } from '../schema.js';
 import type { Cursor, Dialect, Snapshots } from './index.js';
 import { listenOn } from './pg-listen.js';
-import { PreparingClient } from './pg-prepared.js';
+import { AHEAD, PreparingClient } from './pg-prepared.js';
 import { pgTypes } from './pg-types.js';
 import { jsonPairs } from './sqlite.js';
 
@@ -31,9 +31,9 @@ export const postgres: Dialect = {
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
   writeQueue: (boardId) => boardId,
   // No parameters, so the simple protocol: both statements go as one message.
-  nextSavepoint: (trx) =>
+  savepoint: (trx, replaceLast) =>
     sql
-      .raw('release savepoint write; savepoint write')
+      .raw(`${AHEAD}${replaceLast ? 'release savepoint write; ' : ''}savepoint write`)
       .execute(trx)
       .then(() => undefined),
 

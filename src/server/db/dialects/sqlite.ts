@@ -31,8 +31,8 @@ export const sqlite: Dialect = {
   lockForUpdate: (query) => query,
   skipLocked: (query) => query,
   writeQueue: () => 0,
-  async nextSavepoint(trx) {
-    await sql`release savepoint write`.execute(trx);
+  async savepoint(trx, replaceLast) {
+    if (replaceLast) await sql`release savepoint write`.execute(trx);
     await sql`savepoint write`.execute(trx);
   },
 
