@@ -250,14 +250,21 @@ export async function accessibilityProblems(page: Page, screen: string): Promise
  * measures or counts is the resting state and not a frame of the way there.
  */
 export async function animationsDone(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
+  await page.evaluate(async () => {
+    const running = () =>
       document
         .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
+        .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity);
+    // Until a frame passes with none running: one that ends may start the next (a toast after a list's change).
+    for (let round = 0; round < 20; round++) {
+      const now = running();
+      if (now.length === 0) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        if (running().length === 0) return;
+      }
+      await Promise.all(running().map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
 }
 
 /** Fonts loaded and animations over, before a screenshot or a measurement. */
