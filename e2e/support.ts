@@ -119,7 +119,8 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // Waits poll and end as soon as the state is there; the limit only matters when two test files share two cores.
+  page.setDefaultTimeout(20_000);
   page.on('pageerror', (error) => console.error('[page error]', error.message));
   return { context, page };
 }
