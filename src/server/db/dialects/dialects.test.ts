@@ -346,6 +346,8 @@ for (const name of dialects) {
           expect(one.states).toEqual(['connected', 'lost', 'connected']);
           expect(two.states).toEqual(['connected', 'lost', 'connected']);
           expect(await connections()).toBe(1);
+          // The shared connection's trouble is logged once, not once per caller.
+          expect([...one.warnings, ...two.warnings]).toEqual(['listener connection lost; reconnecting']);
 
           // One that comes while the connection is up is told it is connected only once its LISTEN holds.
           const three = caller(['tavla_test_three'], 1);

@@ -159,8 +159,10 @@ class SharedListener {
     }
   }
 
+  /** A trouble of the shared connection: said once, by the first caller, not once per caller. */
   #warn(error: unknown, message: string): void {
-    for (const caller of [...this.#callers]) caller.handlers.warn(error, message);
+    const [first] = this.#callers;
+    first?.handlers.warn(error, message);
   }
 
   #schedule(ms: number): void {

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { joinedBy } from '../../access/audience.js';
 import type {
   AreaRow,
   AreaTable,
@@ -108,12 +109,7 @@ export async function namesKnownTo(db: Db, actorId: string): Promise<string[]> {
   const boards = db
     .selectFrom('boards')
     .select('id')
-    .where((eb) =>
-      eb.or([
-        eb('ownerId', '=', actorId),
-        eb('id', 'in', eb.selectFrom('board_members').select('boardId').where('userId', '=', actorId)),
-      ]),
-    );
+    .where((eb) => joinedBy(eb, actorId));
   const rows = await db
     .selectFrom('user')
     .select('name')
