@@ -48,19 +48,24 @@ class Watcher {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.wsUrl, { headers: { 'x-api-key': this.key } });
       this.#socket = socket;
+      let subscribed = false;
       socket.once('error', reject);
       socket.on('open', () =>
         socket.send(JSON.stringify({ type: 'subscribe', boardId: this.boardId, ...(since === undefined ? {} : { since }) })),
       );
       socket.on('message', (raw) => {
+        if (this.#socket !== socket) return;
         const m = JSON.parse((raw as Buffer).toString('utf8')) as ServerMessage;
         if (m.type === 'subscribed' && m.boardId === this.boardId) {
           if (since === undefined) this.base = m.version;
+          subscribed = true;
           resolve();
         } else if (m.type === 'event' && m.boardId === this.boardId) this.versions.push(m.version);
         else if (m.type === 'resync') this.resyncs++;
       });
       socket.on('close', () => {
+        // A failed attempt (the proxy's 502 from the dead process) is retried by the resume under way, not a second one.
+        if (!subscribed) return reject(new Error('closed before it was subscribed'));
         if (this.#stopped || this.#socket !== socket) return;
         this.reconnects++;
         void this.#resume();

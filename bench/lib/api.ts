@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import type { CardListItem } from '../../src/shared/api/cards.js';
 
 export interface ApiResponse {
@@ -27,7 +28,45 @@ export class Api {
   key = '';
   userId = '';
 
+  /** One kept-alive connection for `post`: what a script that makes many calls in a row would hold. */
+  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
   constructor(readonly baseUrl: string) {}
+
+  /**
+   * A JSON POST to `/api/data/*` on one kept-alive connection, answering the
+   * status and the parsed body. Leaner than fetch, which spends about 1.5 ms
+   * of CPU per call on this machine: as much as the server's own work for a
+   * create, so a run timed through it measured the client as much as the server.
+   */
+  post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+    const payload = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        this.baseUrl + path,
+        {
+          method: 'POST',
+          agent: this.#agent,
+          timeout: 15_000,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-api-key': this.key },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`POST ${path}: no answer in 15 s`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /** Closes the connection `post` keeps. */
+  close(): void {
+    this.#agent.destroy();
+  }
 
   async request(
     method: string,

@@ -1,3 +1,4 @@
+import { ApiError } from '../lib/api.js';
 import type { LoadResult } from '../lib/load.js';
 import { check, keysProblem, preview, sortsProblem, type Budget, type Check, type Scenario } from '../lib/scenario.js';
 
@@ -43,15 +44,14 @@ export const create: Scenario<CreateSeed> = {
     const startUs = Number(process.hrtime.bigint() / 1000n);
     for (let i = 0; i < CARDS; i++) {
       const started = performance.now();
-      const res = await api.request('POST', '/api/data/card', {
-        body: { areaId: seed.areaId, name: `Card ${i + 1}` },
-        expect: 200,
-      });
+      const res = await api.post('/api/data/card', { areaId: seed.areaId, name: `Card ${i + 1}` });
+      if (res.status !== 200) throw new ApiError('POST', '/api/data/card', res.status, res.body);
       latencies.push(performance.now() - started);
       statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
       seed.created.push((res.body as { card: { id: number } }).card.id);
     }
     const endUs = Number(process.hrtime.bigint() / 1000n);
+    api.close();
     const seconds = (endUs - startUs) / 1e6;
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
