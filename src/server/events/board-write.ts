@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import { unarchivedBoard } from '../features/cards/guards.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
+import { ahead } from '../db/ahead.js';
 import { hotQuery } from '../db/hot-query.js';
 import { GroupCommit, type Queued } from './group-commit.js';
 
@@ -56,7 +57,10 @@ type Deps3 = Pick<Deps, 'database' | 'bus' | 'log'>;
 
 /** The batch's lock on the board: taken once, it serialises the board's writers across processes. */
 const lockBoard = hotQuery((db: Db, boardId: number) =>
-  dialectOf(db).lockForUpdate(db.selectFrom('boards').select('id').where('id', '=', boardId)),
+  // Nobody reads the answer: it goes ahead of the first write's statement (db/ahead.ts), which waits for the lock.
+  dialectOf(db)
+    .lockForUpdate(db.selectFrom('boards').select('id').where('id', '=', boardId))
+    .modifyEnd(ahead),
 );
 
 const batchers = new WeakMap<object, Map<number, GroupCommit<BatchState>>>();
@@ -245,12 +249,13 @@ export async function systemWrite<T>(
  */
 async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
   const last = events[events.length - 1]!.version;
+  // Goes ahead of the bump (it is delivered at the commit, or never): the bump's answer carries its error.
+  await announce(trx, boardId, last, events);
   const bumped = await bumpVersion(trx, events.length, boardId);
   // The batch numbered the events from the version it read under the lock: anything else is a torn history.
   if (bumped[0] && Number(bumped[0].version) !== last) {
     throw new Error(`board ${boardId} is at version ${bumped[0].version}, its events end at ${last}`);
   }
-  await announce(trx, boardId, last, events);
   // A board removed within the batch keeps no event rows; viewers still hear of it.
   if (bumped[0]) await insertEvents(trx, boardId, events);
 }
@@ -266,7 +271,7 @@ const bumpVersion = hotQuery((db: Db, by: number, boardId: number) =>
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
   const deleted = events.find((e) => e.name === 'board.deleted');
-  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId, version, deleted });
+  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId, version, deleted }, true);
 }
 
 async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
@@ -282,6 +287,8 @@ async function insertEvents(trx: Db, boardId: number, events: readonly BoardEven
         createdAt: e.createdAt,
       })),
     )
+    // Ahead of the webhook lookup, whose answer carries its error (a torn history's duplicate version).
+    .modifyEnd(ahead)
     .execute();
   await queueWebhookDeliveries(trx, boardId, events);
 }

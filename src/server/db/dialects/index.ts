@@ -46,9 +46,10 @@ export interface Dialect {
    * Announces `payload` on `channel` to every process's listener once the
    * transaction of `db` commits (at once outside one). Answers whether
    * listeners will hear it: false on SQLite, which serves one process that
-   * must deliver it in memory itself.
+   * must deliver it in memory itself. `inTransaction`: `db` is a
+   * transaction, so the statement may go ahead of the next (db/ahead.ts).
    */
-  notify(db: Db, channel: string, payload: object): Promise<boolean>;
+  notify(db: Db, channel: string, payload: object, inTransaction?: boolean): Promise<boolean>;
   /**
    * Hears `channels` on the process's one listening connection to `url`
    * (shared by every caller, reconnected when it is lost); `connected` runs

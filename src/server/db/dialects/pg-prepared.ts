@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { AHEAD } from '../ahead.js';
 
 /** Statements one connection keeps prepared at most; past that, new texts go unprepared (bounded server memory). */
 const MAX_PER_CONNECTION = 300;
 /** Only plain data statements with parameters: utility statements (savepoints, SET, DECLARE) gain nothing. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
-/**
- * Marks a statement whose answer nobody reads and which cannot fail in a
- * healthy transaction (BEGIN, savepoints): it goes on the wire at once and
- * its caller goes on without waiting. The next statement on the connection
- * follows it in the same pipeline and answers for both.
- */
-export const AHEAD = '/* ahead */ ';
-/** Kysely's own BEGIN rides ahead the same way: the transaction's first statement follows it. */
+/** Kysely's own BEGIN rides ahead too (see `AHEAD`): the transaction's first statement follows it. */
 const BEGIN = /^begin$/i;
 
 const names = new Map<string, string>();
@@ -40,11 +34,11 @@ type Query = (...args: unknown[]) => Promise<unknown>;
  *   each one anew: for a move's facts query, planning took three times as
  *   long as running it. The text decides the name, so a statement is the
  *   same prepared one for every request on that connection.
- * - BEGIN and statements marked `AHEAD` answer at once. Each costs a round
- *   trip otherwise: a batch of writes opens a savepoint per write, and
- *   every write after the first waited for its savepoint before it could
- *   send anything. Should one fail after all, the statement behind it fails
- *   with that error, so the failure belongs to the same write.
+ * - BEGIN and statements ending in `AHEAD` (db/ahead.ts) answer at once.
+ *   Each cost a round trip: a batch of writes locks its board, opens a
+ *   savepoint per write, and announces and stores its events, and nobody
+ *   reads the answers. Should one fail after all, the statement behind it
+ *   fails with that error; in a transaction one always follows.
  */
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
@@ -59,8 +53,8 @@ export class PreparingClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [text, values] = args;
     const send = super.query.bind(this) as Query;
-    if (typeof text === 'string' && args.length <= 2 && (text.startsWith(AHEAD) || BEGIN.test(text))) {
-      const sent = send(text).then(
+    if (typeof text === 'string' && args.length <= 2 && (text.endsWith(AHEAD) || BEGIN.test(text))) {
+      const sent = (Array.isArray(values) && values.length > 0 ? this.#prepared(send, text, values) : send(text)).then(
         () => undefined,
         (error: unknown) => error as Error,
       );
@@ -68,15 +62,10 @@ export class PreparingClient extends pg.Client {
       this.ahead = before ? Promise.all([before, sent]).then(([a, b]) => a ?? b) : sent;
       return Promise.resolve({ command: 'AHEAD', rowCount: null, rows: [], fields: [] }) as never;
     }
-    let answer: Promise<unknown> | undefined;
-    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && PREPARABLE.test(text)) {
-      const name = nameOf(text);
-      if (this.prepared.has(name) || this.prepared.size < MAX_PER_CONNECTION) {
-        this.prepared.add(name);
-        answer = send({ name, text, values }, ...args.slice(2));
-      }
-    }
-    answer ??= send(...args);
+    const answer =
+      typeof text === 'string' && Array.isArray(values) && values.length > 0
+        ? this.#prepared(send, text, values, ...args.slice(2))
+        : send(...args);
     const ahead = this.ahead;
     if (!ahead || !(answer instanceof Promise)) return answer as never;
     this.ahead = null;
@@ -91,5 +80,17 @@ export class PreparingClient extends pg.Client {
         throw (await ahead) ?? error;
       },
     ) as never;
+  }
+
+  /** Sends a data statement prepared under its name (once per connection, up to the limit), anything else as it is. */
+  #prepared(send: Query, text: string, values: unknown[], ...rest: unknown[]): Promise<unknown> {
+    if (PREPARABLE.test(text)) {
+      const name = nameOf(text);
+      if (this.prepared.has(name) || this.prepared.size < MAX_PER_CONNECTION) {
+        this.prepared.add(name);
+        return send({ name, text, values }, ...rest);
+      }
+    }
+    return send(text, values, ...rest);
   }
 }

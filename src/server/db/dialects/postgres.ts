@@ -6,7 +6,8 @@ import { postgresRestoreTarget } from '../dump/restore-target.js';
 import type { Schema } from '../schema.js';
 import type { Cursor, Dialect, Snapshots } from './index.js';
 import { listenOn } from './pg-listen.js';
-import { AHEAD, PreparingClient } from './pg-prepared.js';
+import { AHEAD, ahead } from '../ahead.js';
+import { PreparingClient } from './pg-prepared.js';
 import { pgTypes } from './pg-types.js';
 import { jsonPairs } from './sqlite.js';
 
@@ -33,12 +34,12 @@ export const postgres: Dialect = {
   // No parameters, so the simple protocol: both statements go as one message.
   savepoint: (trx, replaceLast) =>
     sql
-      .raw(`${AHEAD}${replaceLast ? 'release savepoint write; ' : ''}savepoint write`)
+      .raw(`${replaceLast ? 'release savepoint write; ' : ''}savepoint write${AHEAD}`)
       .execute(trx)
       .then(() => undefined),
 
-  async notify(db, channel, payload) {
-    await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})`.execute(db);
+  async notify(db, channel, payload, inTransaction = false) {
+    await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})${inTransaction ? ahead : sql``}`.execute(db);
     return true;
   },
   listen: listenOn,

@@ -1,0 +1,14 @@
+import { sql } from 'kysely';
+
+/**
+ * Ends a statement that may be sent ahead: one whose answer nobody reads,
+ * inside a transaction (which always ends with another statement on the
+ * same connection, if only the COMMIT). On PostgreSQL it goes on the wire at
+ * once and its caller goes on without waiting; should it fail, the next
+ * statement fails with its error (db/dialects/pg-prepared.ts). Elsewhere it
+ * is only a comment, and the statement runs as any other.
+ */
+export const AHEAD = ' /* ahead */';
+
+/** `AHEAD` for a query builder's `modifyEnd` or a `sql` template. */
+export const ahead = sql.raw(AHEAD);
