@@ -258,12 +258,13 @@ export async function animationsDone(page: Page): Promise<void> {
         .filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity);
     // Until a frame passes with none running: one that ends may start the next (a toast after a list's change).
     for (let round = 0; round < 20; round++) {
-      const now = running();
+      let now = running();
       if (now.length === 0) {
         await new Promise((resolve) => requestAnimationFrame(resolve));
-        if (running().length === 0) return;
+        now = running();
+        if (now.length === 0) return;
       }
-      await Promise.all(running().map((animation) => animation.finished.catch(() => undefined)));
+      await Promise.all(now.map((animation) => animation.finished.catch(() => undefined)));
     }
   });
 }
