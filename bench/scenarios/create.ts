@@ -1,4 +1,3 @@
-import { ApiError } from '../lib/api.js';
 import type { LoadResult } from '../lib/load.js';
 import { check, keysProblem, preview, sortsProblem, type Budget, type Check, type Scenario } from '../lib/scenario.js';
 
@@ -45,7 +44,6 @@ export const create: Scenario<CreateSeed> = {
     for (let i = 0; i < CARDS; i++) {
       const started = performance.now();
       const res = await api.post('/api/data/card', { areaId: seed.areaId, name: `Card ${i + 1}` });
-      if (res.status !== 200) throw new ApiError('POST', '/api/data/card', res.status, res.body);
       latencies.push(performance.now() - started);
       statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
       seed.created.push((res.body as { card: { id: number } }).card.id);

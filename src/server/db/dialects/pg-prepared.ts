@@ -23,8 +23,6 @@ function nameOf(text: string): string {
   return name;
 }
 
-type Query = (...args: unknown[]) => Promise<unknown>;
-
 /**
  * The pool's client, in pg's pipeline mode: a statement is sent without
  * waiting for the answer to the one before.
@@ -51,10 +49,9 @@ export class PreparingClient extends pg.Client {
 
   // The overloads of pg.Client#query are many; this forwards whatever it is given.
   override query(...args: unknown[]): never {
-    const [text, values] = args;
-    const send = super.query.bind(this) as Query;
+    const [text] = args;
     if (typeof text === 'string' && args.length <= 2 && (text.endsWith(AHEAD) || BEGIN.test(text))) {
-      const sent = (Array.isArray(values) && values.length > 0 ? this.#prepared(send, text, values) : send(text)).then(
+      const sent = this.#send(args).then(
         () => undefined,
         (error: unknown) => error as Error,
       );
@@ -62,10 +59,7 @@ export class PreparingClient extends pg.Client {
       this.ahead = before ? Promise.all([before, sent]).then(([a, b]) => a ?? b) : sent;
       return Promise.resolve({ command: 'AHEAD', rowCount: null, rows: [], fields: [] }) as never;
     }
-    const answer =
-      typeof text === 'string' && Array.isArray(values) && values.length > 0
-        ? this.#prepared(send, text, values, ...args.slice(2))
-        : send(...args);
+    const answer = this.#send(args);
     const ahead = this.ahead;
     if (!ahead || !(answer instanceof Promise)) return answer as never;
     this.ahead = null;
@@ -82,15 +76,16 @@ export class PreparingClient extends pg.Client {
     ) as never;
   }
 
-  /** Sends a data statement prepared under its name (once per connection, up to the limit), anything else as it is. */
-  #prepared(send: Query, text: string, values: unknown[], ...rest: unknown[]): Promise<unknown> {
-    if (PREPARABLE.test(text)) {
+  /** Sends a data statement with parameters prepared under its name (once per connection, up to the limit), anything else as it is. */
+  #send(args: unknown[]): Promise<unknown> {
+    const [text, values, ...rest] = args;
+    if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && PREPARABLE.test(text)) {
       const name = nameOf(text);
       if (this.prepared.has(name) || this.prepared.size < MAX_PER_CONNECTION) {
         this.prepared.add(name);
-        return send({ name, text, values }, ...rest);
+        return super.query({ name, text, values }, ...(rest as [])) as Promise<unknown>;
       }
     }
-    return send(text, values, ...rest);
+    return super.query(...(args as [string])) as Promise<unknown>;
   }
 }

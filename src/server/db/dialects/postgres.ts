@@ -1,12 +1,12 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { AHEAD, ahead } from '../ahead.js';
 import type { Db } from '../database.js';
 import { dumpPostgres } from '../dump/dump-postgres.js';
 import { postgresRestoreTarget } from '../dump/restore-target.js';
 import type { Schema } from '../schema.js';
 import type { Cursor, Dialect, Snapshots } from './index.js';
 import { listenOn } from './pg-listen.js';
-import { AHEAD, ahead } from '../ahead.js';
 import { PreparingClient } from './pg-prepared.js';
 import { pgTypes } from './pg-types.js';
 import { jsonPairs } from './sqlite.js';
