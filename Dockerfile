@@ -1,5 +1,5 @@
 # Tavla in a container: the README's own two steps (`npm ci`, `npm run build`),
-# then a slim runtime that holds only what `node dist/src/server/main.js` needs.
+# then a slim runtime that holds only what `node dist/server/main.js` needs.
 
 # --- build: compile better-sqlite3, the server and the web app
 FROM node:20-bookworm-slim AS build
@@ -31,4 +31,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/src/server/main.js"]
+CMD ["node", "dist/server/main.js"]

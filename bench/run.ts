@@ -28,7 +28,7 @@ ${Object.values(scenarios)
 --db postgres creates a fresh database on BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres
 --profile runs the server with --cpu-prof and prints the top self-time functions (of the load window)
 --keep leaves DATA_DIR (and the PostgreSQL database) in place for inspection
---built runs the built server (node dist/src/server/main.js, as npm start does) from the dist that is there: npm run build first`;
+--built runs the built server (node dist/server/main.js, as npm start does) from the dist that is there: npm run build first`;
 
 class UsageError extends Error {}
 

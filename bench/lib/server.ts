@@ -35,7 +35,7 @@ export interface ServerOptions {
   /** When set, the server runs with `--cpu-prof` and writes its profile here on exit. */
   profileDir?: string | undefined;
   /**
-   * Run the built server (`node dist/src/server/main.js`, what `npm start` runs
+   * Run the built server (`node dist/server/main.js`, what `npm start` runs
    * after building) instead of the sources through tsx. Uses the `dist` that is
    * there: build it first (`npm run build`).
    */
@@ -79,7 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: options.dataDir, LOG_LEVEL: 'warn' });
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
 
-  const entry = options.built ? ['dist/src/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  const entry = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
   if (options.built && !existsSync(path.join(PROJECT_ROOT, entry[0]!))) {
     throw new Error(`--built needs ${entry[0]}: run npm run build first`);
   }
