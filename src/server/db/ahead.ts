@@ -12,3 +12,11 @@ export const AHEAD = ' /* ahead */';
 
 /** `AHEAD` for a query builder's `modifyEnd` or a `sql` template. */
 export const ahead = sql.raw(AHEAD);
+
+/**
+ * Not a statement: on PostgreSQL the pool's client answers it itself, at
+ * once when nothing was sent ahead since the last answer, else once those
+ * statements have answered, with the first one's error. Never sent to the
+ * server. `Dialect.settle` uses it.
+ */
+export const SETTLE = '/* settle */';

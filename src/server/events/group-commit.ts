@@ -85,6 +85,8 @@ export class GroupCommit<S> {
           if (!alone) await dialect.savepoint(trx, i > 0);
           try {
             const value = await entry.run(trx, state);
+            // Its statements sent ahead answer for it now, before the next write's savepoint replaces its own.
+            if (!alone) await dialect.settle(trx);
             entry.kept?.(state);
             outcomes.push({ ok: true, value });
           } catch (error) {

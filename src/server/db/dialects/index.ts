@@ -41,6 +41,14 @@ export interface Dialect {
    * write's first statement (pg-prepared.ts): no round trip of its own.
    */
   savepoint(trx: Db, replaceLast: boolean): Promise<void>;
+  /**
+   * Waits until every statement `trx` sent ahead (db/ahead.ts) has answered,
+   * and throws the first one's error: a write of a batch must not end with
+   * an error of its own still on the way, which the next write would take.
+   * No round trip when nothing was sent ahead since the last answer; nothing
+   * at all on SQLite, whose statements answer as they run.
+   */
+  settle(trx: Db): Promise<void>;
 
   /**
    * Announces `payload` on `channel` to every process's listener once the
@@ -120,6 +128,8 @@ export interface JsonFunctions {
   object(pairs: Record<string, string>): string;
   /** A JSON value as text. */
   text(value: string): string;
+  /** A text value as a JSON string literal (quoted and escaped), as text. */
+  quote(value: string): string;
 }
 
 export interface Cursor<R> {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AHEAD } from '../ahead.js';
+import { AHEAD, SETTLE } from '../ahead.js';
 import { PreparingClient } from './pg-prepared.js';
 
 const server = process.env.TEST_DATABASE_URL;
@@ -38,6 +38,22 @@ describe.skipIf(!server)('the PostgreSQL pool client', () => {
     await client.query('rollback');
     // The connection is fine afterwards, and the error was taken by that statement alone.
     expect((await client.query<{ n: number }>('select $1::int as n', [2])).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('answers SETTLE itself: at once with nothing ahead, else once that has answered, with its error', async () => {
+    await client.query('begin');
+    const timer = () => new Promise((resolve) => setTimeout(() => resolve('timer'), 100));
+    expect(await Promise.race([client.query(SETTLE).then(() => 'settled'), timer()])).toBe('settled');
+    await client.query(`select pg_sleep(0.3)${AHEAD}`);
+    const settled = client.query(SETTLE).then(() => 'settled');
+    expect(await Promise.race([settled, timer()])).toBe('timer');
+    expect(await settled).toBe('settled');
+    await client.query(`select $1::int${AHEAD}`, ['not a number']);
+    await expect(client.query(SETTLE)).rejects.toThrow(/invalid input syntax for type integer/);
+    // The error was taken by SETTLE: the transaction is aborted, as PostgreSQL says, and nothing else is blamed.
+    await expect(client.query('select 1')).rejects.toThrow(/current transaction is aborted/);
+    await client.query('rollback');
+    expect((await client.query<{ n: number }>('select $1::int as n', [3])).rows).toEqual([{ n: 3 }]);
   });
 
   it('undoes one write alone: a statement sent ahead with parameters stays, a failed one after the next savepoint goes', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { AHEAD } from '../ahead.js';
+import { AHEAD, SETTLE } from '../ahead.js';
 
 /** Statements one connection keeps prepared at most; past that, new texts go unprepared (bounded server memory). */
 const MAX_PER_CONNECTION = 300;
@@ -37,6 +37,7 @@ function nameOf(text: string): string {
  *   savepoint per write, and announces and stores its events, and nobody
  *   reads the answers. Should one fail after all, the statement behind it
  *   fails with that error; in a transaction one always follows.
+ * - `SETTLE` is answered here, never sent: it waits for what went ahead.
  */
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
@@ -50,6 +51,7 @@ export class PreparingClient extends pg.Client {
   // The overloads of pg.Client#query are many; this forwards whatever it is given.
   override query(...args: unknown[]): never {
     const [text] = args;
+    if (text === SETTLE) return this.#settle() as never;
     if (typeof text === 'string' && args.length <= 2 && (text.endsWith(AHEAD) || BEGIN.test(text))) {
       const sent = this.#send(args).then(
         () => undefined,
@@ -74,6 +76,15 @@ export class PreparingClient extends pg.Client {
         throw (await ahead) ?? error;
       },
     ) as never;
+  }
+
+  /** Answers `SETTLE` (db/ahead.ts) without sending anything: once what went ahead has answered, with its error. */
+  async #settle(): Promise<pg.QueryResult> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    const error = ahead ? await ahead : undefined;
+    if (error !== undefined) throw error;
+    return { command: 'SETTLE', rowCount: null, rows: [], fields: [], oid: 0 };
   }
 
   /** Sends a data statement with parameters prepared under its name (once per connection, up to the limit), anything else as it is. */

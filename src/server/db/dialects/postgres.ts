@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { AHEAD, ahead } from '../ahead.js';
+import { AHEAD, SETTLE, ahead } from '../ahead.js';
 import type { Db } from '../database.js';
 import { dumpPostgres } from '../dump/dump-postgres.js';
 import { postgresRestoreTarget } from '../dump/restore-target.js';
@@ -38,6 +38,12 @@ export const postgres: Dialect = {
       .execute(trx)
       .then(() => undefined),
 
+  settle: (trx) =>
+    sql
+      .raw(SETTLE)
+      .execute(trx)
+      .then(() => undefined),
+
   async notify(db, channel, payload, inTransaction = false) {
     await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})${inTransaction ? ahead : sql``}`.execute(db);
     return true;
@@ -48,6 +54,7 @@ export const postgres: Dialect = {
     array: (value, order, from) => `(SELECT coalesce(json_agg(${value} ORDER BY ${order}), '[]'::json) FROM ${from})`,
     object: (p) => `json_build_object(${jsonPairs(p)})`,
     text: (value) => `(${value})::text`,
+    quote: (value) => `to_json((${value})::text)::text`,
   },
 
   // A cursor lives in its transaction: the export's snapshot is one.

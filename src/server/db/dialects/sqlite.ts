@@ -36,6 +36,7 @@ export const sqlite: Dialect = {
     await sql`savepoint write`.execute(trx);
   },
 
+  settle: () => Promise.resolve(),
   notify: () => Promise.resolve(false),
   listen: () => null,
 
@@ -44,6 +45,7 @@ export const sqlite: Dialect = {
     array: (value, order, from) => `json((SELECT json_group_array(${value} ORDER BY ${order}) FROM ${from}))`,
     object: (p) => `json_object(${jsonPairs(p)})`,
     text: (value) => value,
+    quote: (value) => `json_quote(${value})`,
   },
   cursor: () => null,
 

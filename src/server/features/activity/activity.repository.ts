@@ -1,11 +1,41 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { ahead } from '../../db/ahead.js';
+import { dialectOf } from '../../db/dialects/index.js';
 import { hotQuery } from '../../db/hot-query.js';
 
-// On the path of nearly every card change, so built once per dialect.
+// On the path of nearly every card change, so built once per dialect. Nobody reads
+// the answer, so it goes ahead of the write's next statement (db/ahead.ts).
 const insertEntry = hotQuery(
   (db: Db, cardId: number, actorId: string | null, type: string, data: string | null, createdAt: string) =>
-    db.insertInto('card_activity').values({ cardId, actorId, type, data, createdAt }),
+    db.insertInto('card_activity').values({ cardId, actorId, type, data, createdAt }).modifyEnd(ahead),
 );
+
+/**
+ * A `moved` entry whose area names the statement reads itself (`{"from", "to"}`,
+ * as `JSON.stringify` writes them), so it can be written before the move, ahead
+ * of it: the move's statement then answers for both. Nothing is written when
+ * an area is missing, and the move is then refused anyway.
+ */
+const insertMovedEntry = hotQuery(
+  (db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number, createdAt: string) => {
+    const { quote } = dialectOf(db).json;
+    return sql`insert into card_activity ("cardId", "actorId", "type", "data", "createdAt")
+      select ${cardId}, ${actorId}, 'moved', '{"from":' || ${sql.raw(quote('f.name'))} || ',"to":' || ${sql.raw(quote('t.name'))} || '}', ${createdAt}
+      from areas f, areas t where f.id = ${fromAreaId} and t.id = ${toAreaId}${ahead}`;
+  },
+);
+
+export async function insertMovedActivity(
+  db: Db,
+  cardId: number,
+  actorId: string,
+  fromAreaId: number,
+  toAreaId: number,
+  createdAt: string,
+): Promise<void> {
+  await insertMovedEntry(db, cardId, actorId, fromAreaId, toAreaId, createdAt);
+}
 
 /** `data` is the entry's detail already as JSON text. */
 export async function insertActivity(

@@ -33,6 +33,15 @@ export async function recordActivity<K extends ActivityType>(
   await repo.insertActivity(db, cardId, actorId, type, data === null ? null : JSON.stringify(data), nowIso());
 }
 
+/**
+ * Writes a card's `moved` entry before the move itself, naming the areas as
+ * they are: the move's statement follows at once and answers for both, and a
+ * move that is then refused undoes the entry with the rest of the write.
+ */
+export async function recordMoveAhead(db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number) {
+  await repo.insertMovedActivity(db, cardId, actorId, fromAreaId, toAreaId, nowIso());
+}
+
 export interface ActivityEntry {
   type: string;
   actor: { id: string; name: string; image: string | null; type: string } | null;

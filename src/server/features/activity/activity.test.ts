@@ -71,6 +71,35 @@ eachDialect('card activity', (t) => {
     expect(next).toEqual([expect.objectContaining({ type: 'created', data: { repeatedFrom: id } })]);
   });
 
+  it('names the areas of a move exactly as they are written, whatever they hold; a refused move records nothing', async () => {
+    const owner = await t.signUp();
+    const from = 'Say "hi" \\ ✓';
+    const to = 'Tab\there\nline 𝄞 </script>';
+    const { areas, cards } = await seedBoard(t, owner, { [from]: ['task'], [to]: [] });
+    const id = cards.task!.id as number;
+    const move = (fromAreaId: number) =>
+      t.inject(owner, {
+        method: 'POST',
+        url: '/api/data/cardMove',
+        payload: { cardId: id, fromAreaId, toAreaId: areas[to]!.id, newIndex: 0 },
+      });
+    expect((await move(areas[from]!.id as number)).statusCode).toBe(200);
+    // The card is no longer where this client saw it.
+    expect((await move(areas[from]!.id as number)).statusCode).toBe(409);
+
+    const activity = (await t.inject(owner, { method: 'GET', url: `/api/data/card-activity?cardID=${id}` })).json().activity;
+    expect(activity.map((a: { type: string }) => a.type)).toEqual(['created', 'moved']);
+    expect(activity[1].data).toEqual({ from, to });
+    // Stored as JSON.stringify writes it, as every other entry is.
+    const stored = await t.db
+      .selectFrom('card_activity')
+      .select('data')
+      .where('cardId', '=', id)
+      .where('type', '=', 'moved')
+      .execute();
+    expect(stored).toEqual([{ data: JSON.stringify({ from, to }) }]);
+  });
+
   it('needs read access and a card id', async () => {
     const owner = await t.signUp();
     const stranger = await t.signUp();

@@ -14,7 +14,7 @@ import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { texts } from '../../i18n/messages.js';
-import { recordActivity, type ActivityData, type ActivityType } from '../activity/activity.service.js';
+import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardAudience } from '../../access/audience.js';
 import { notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
@@ -384,10 +384,11 @@ export async function moveCard(
   const boardId = await boardIdForWrite(deps.database.db, 'cards', move.cardId);
   await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
-    const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
     const { fromAreaId, toAreaId, cardId } = move;
-    if (fromAreaId !== toAreaId) {
-      await recordActivity(trx, cardId, actor.id, 'moved', { from: moved.fromName, to: moved.toName });
+    const between = fromAreaId !== toAreaId;
+    if (between) await recordMoveAhead(trx, cardId, actor.id, fromAreaId, toAreaId);
+    const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
+    if (between) {
       const message = texts[deps.config.language].cardMoved({
         actor: actor.name,
         card: moved.name,
