@@ -19,9 +19,9 @@ const insertEntry = hotQuery(
  */
 const insertMovedEntry = hotQuery(
   (db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number, createdAt: string) => {
-    const { quote } = dialectOf(db).json;
+    const { json } = dialectOf(db);
     return sql`insert into card_activity ("cardId", "actorId", "type", "data", "createdAt")
-      select ${cardId}, ${actorId}, 'moved', '{"from":' || ${sql.raw(quote('f.name'))} || ',"to":' || ${sql.raw(quote('t.name'))} || '}', ${createdAt}
+      select ${cardId}, ${actorId}, 'moved', '{"from":' || ${sql.raw(json.quote('f.name'))} || ',"to":' || ${sql.raw(json.quote('t.name'))} || '}', ${createdAt}
       from areas f, areas t where f.id = ${fromAreaId} and t.id = ${toAreaId}${ahead}`;
   },
 );
