@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import { unarchivedBoard } from '../features/cards/guards.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
+import { activeWebhooksOfBoard, parseActiveWebhooks } from '../features/webhooks/webhooks.repository.js';
 import { ahead } from '../db/ahead.js';
 import { hotQuery } from '../db/hot-query.js';
 import { GroupCommit, type Queued } from './group-commit.js';
@@ -244,8 +245,9 @@ export async function systemWrite<T>(
 }
 
 /**
- * Stores a batch's events of one board: one version bump, one notification
- * to the other processes, one insert and one webhook lookup for them all.
+ * Stores a batch's events of one board: one notification to the other
+ * processes, one version bump (which also reads the board's webhooks), one
+ * insert, and deliveries only if a webhook wants them.
  */
 async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
   const last = events[events.length - 1]!.version;
@@ -257,15 +259,16 @@ async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent
     throw new Error(`board ${boardId} is at version ${bumped[0].version}, its events end at ${last}`);
   }
   // A board removed within the batch keeps no event rows; viewers still hear of it.
-  if (bumped[0]) await insertEvents(trx, boardId, events);
+  if (bumped[0]) await insertEvents(trx, boardId, events, bumped[0].webhooks);
 }
 
+/** Raises the board's version; answers the new one and the board's active webhooks (under the board's lock). */
 const bumpVersion = hotQuery((db: Db, by: number, boardId: number) =>
   db
     .updateTable('boards')
     .set((eb) => ({ version: eb('version', '+', by) }))
     .where('id', '=', boardId)
-    .returning('version'),
+    .returning(['version', activeWebhooksOfBoard(dialectOf(db)).as('webhooks')]),
 );
 
 /** Delivered to every process's listener when (and only if) the transaction commits. */
@@ -274,7 +277,7 @@ async function announce(trx: Db, boardId: number, version: number, events: reado
   await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId, version, deleted }, true);
 }
 
-async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
+async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], webhooks: string): Promise<void> {
   await trx
     .insertInto('board_events')
     .values(
@@ -287,10 +290,10 @@ async function insertEvents(trx: Db, boardId: number, events: readonly BoardEven
         createdAt: e.createdAt,
       })),
     )
-    // Ahead of the webhook lookup, whose answer carries its error (a torn history's duplicate version).
+    // Ahead of the next statement (the deliveries, or the COMMIT), whose answer carries its error (a torn history's duplicate version).
     .modifyEnd(ahead)
     .execute();
-  await queueWebhookDeliveries(trx, boardId, events);
+  await queueWebhookDeliveries(trx, boardId, events, parseActiveWebhooks(webhooks));
 }
 
 /** Raises the board's version by one per event and stores each event row (for a transaction of the caller's own). */
@@ -306,6 +309,6 @@ export async function recordEvents(
   const first = (bumped ? Number(bumped.version) : board.version + drafts.length) - drafts.length;
   const events = numbered({ id: board.id, version: first }, actor, drafts);
   await announce(trx, board.id, first + drafts.length, events);
-  if (bumped) await insertEvents(trx, board.id, events);
+  if (bumped) await insertEvents(trx, board.id, events, bumped.webhooks);
   return events;
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { enqueue } from '../../jobs/runner.js';
 import type { BoardEvent } from '../../../shared/events.js';
-import { activeWebhooks, insertDeliveries } from './webhooks.repository.js';
+import { insertDeliveries, type ActiveWebhook } from './webhooks.repository.js';
 
 export const DELIVERY_JOB = 'webhook-delivery';
 
@@ -10,13 +10,18 @@ export const enqueueDelivery = (db: Db, deliveryId: number, at: Date) =>
   enqueue(db, DELIVERY_JOB, `${DELIVERY_JOB}:${deliveryId}`, { deliveryId }, at);
 
 /**
- * Called by the write path in the transaction that records a board's events:
- * one delivery row and one job per event and matching active webhook. Made
- * in that transaction, they exist exactly when the events do, whichever
- * process wrote them and however many run.
+ * Called by the write path in the transaction that records a board's events,
+ * with the board's active webhooks as that transaction read them
+ * (`activeWebhooksOfBoard`): one delivery row and one job per event and
+ * matching webhook. Made in that transaction, they exist exactly when the
+ * events do, whichever process wrote them and however many run.
  */
-export async function queueWebhookDeliveries(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
-  const hooks = await activeWebhooks(trx, boardId);
+export async function queueWebhookDeliveries(
+  trx: Db,
+  boardId: number,
+  events: readonly BoardEvent[],
+  hooks: readonly ActiveWebhook[],
+): Promise<void> {
   if (hooks.length === 0) return;
   const now = new Date();
   const rows = events.flatMap((event) =>

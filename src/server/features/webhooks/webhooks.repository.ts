@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Dialect } from '../../db/dialects/index.js';
 import type { WebhookDeliveryTable, WebhookTable } from '../../db/schema.js';
 
 export type WebhookRow = Selectable<WebhookTable>;
@@ -26,9 +27,29 @@ export const insertWebhook = (
 
 export const deleteWebhook = (db: Db, id: number) => db.deleteFrom('webhooks').where('id', '=', id).execute();
 
-/** The active webhooks of a board, for matching events against their filters. */
-export const activeWebhooks = (db: Db, boardId: number) =>
-  db.selectFrom('webhooks').select(['id', 'events']).where('boardId', '=', boardId).where('active', '=', 1).execute();
+/** An active webhook of a board, as the write path needs it to match events against its filter. */
+export interface ActiveWebhook {
+  id: number;
+  /** The event names it wants as JSON text, or null for all. */
+  events: string | null;
+}
+
+/**
+ * The active webhooks of the board `boards.id` names, as JSON text: a column
+ * of the statement that raises the board's version as it records events
+ * (events/board-write.ts), so finding them costs no statement of its own.
+ */
+export function activeWebhooksOfBoard(dialect: Dialect): RawBuilder<string> {
+  const { json } = dialect;
+  const hooks = json.array(
+    json.object({ id: 'w.id', events: 'w.events' }),
+    'w.id',
+    'webhooks w WHERE w."boardId" = boards.id AND w.active = 1',
+  );
+  return sql.raw<string>(json.text(hooks));
+}
+
+export const parseActiveWebhooks = (text: string): ActiveWebhook[] => JSON.parse(text) as ActiveWebhook[];
 
 export const insertDeliveries = (
   db: Db,
