@@ -5,7 +5,7 @@
 // reads it again). Loaded one by one, Tavla and its packages are ~560 modules
 // and 7.2 MiB of source text, comments and indentation included; bundled with
 // whitespace and syntax minified they take less than half of that, and an idle
-// server holds about 9 MiB less (bench/README.md, "idle"). Identifiers are not
+// server holds 9–13 MiB less (bench/README.md, "idle"). Identifiers are not
 // minified, so a stack trace in the log still names its functions (and no
 // `keepNames`: it wraps every closure created, 30 % of `read`'s throughput).
 import { readFile, writeFile } from 'node:fs/promises';
