@@ -91,6 +91,8 @@ export class GroupCommit<S> {
             outcomes.push({ ok: true, value });
           } catch (error) {
             if (alone) throw error;
+            // What it sent ahead is undone with it: an error still on its way is this write's, not the rollback's.
+            await dialect.settle(trx).catch(() => undefined);
             await sql`rollback to savepoint write`.execute(trx);
             outcomes.push({ ok: false, error });
           }
