@@ -104,24 +104,20 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     // One query for the area's checks and the new card's place: the same refusals as `writableArea`.
     const area = areaOfBoard(await repo.createFacts(trx, input.areaId), board.id);
     const now = nowIso();
-    const row = await trx
-      .insertInto('cards')
-      .values({
-        areaId: input.areaId,
-        boardId: board.id,
-        name,
-        content: input.content ?? '',
-        status: input.status ?? 0,
-        sort: await bottomKey(trx, input.areaId, area.lastSort),
-        dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
-        repeatEvery: null,
-        repeatAnchor: null,
-        repeatAreaId: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.insertCard(trx, {
+      areaId: input.areaId,
+      boardId: board.id,
+      name,
+      content: input.content ?? '',
+      status: input.status ?? 0,
+      sort: await bottomKey(trx, input.areaId, area.lastSort),
+      dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
+      repeatEvery: null,
+      repeatAnchor: null,
+      repeatAreaId: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     await recordActivity(trx, row.id, actor.id, 'created', null);
     // A new card has no labels, assignees or reminders yet, and comes after every visible card.
     const card = presentCard(row, { position: area.visible, labels: [], assignees: [], reminders: [] });
@@ -253,24 +249,20 @@ async function createSuccessor(
   const home = series.areaId === null ? undefined : await findArea(trx, series.areaId);
   const areaId = home && home.boardId === board.id && home.archivedAt === null ? home.id : after.areaId;
   const now = nowIso();
-  const row = await trx
-    .insertInto('cards')
-    .values({
-      areaId,
-      boardId: board.id,
-      name: after.name,
-      content: untick(after.content),
-      status: 0,
-      sort: await bottomKey(trx, areaId),
-      dueDate: due.toISOString(),
-      repeatEvery: rhythm,
-      repeatAnchor: anchor,
-      repeatAreaId: home?.id ?? areaId,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await repo.insertCard(trx, {
+    areaId,
+    boardId: board.id,
+    name: after.name,
+    content: untick(after.content),
+    status: 0,
+    sort: await bottomKey(trx, areaId),
+    dueDate: due.toISOString(),
+    repeatEvery: rhythm,
+    repeatAnchor: anchor,
+    repeatAreaId: home?.id ?? areaId,
+    createdAt: now,
+    updatedAt: now,
+  });
   await repo.copyCardRelations(trx, after.id, row.id, now);
   await recordActivity(trx, row.id, actor.id, 'created', { repeatedFrom: after.id });
   const card = await loadCard(trx, row);

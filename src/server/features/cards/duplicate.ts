@@ -9,7 +9,7 @@ import { writeBoard } from '../../events/board-write.js';
 import { uploadStore } from '../../files/store.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from './guards.js';
-import { copyCardRelations } from './cards.repository.js';
+import { copyCardRelations, insertCard } from './cards.repository.js';
 import { loadCard, tellBoard } from './cards.service.js';
 import { keyAfter } from './ordering.js';
 
@@ -58,24 +58,20 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
       const original = await writableCard(trx, board.id, cardId);
       const now = nowIso();
       const sort = await keyAfter(trx, original);
-      const row = await trx
-        .insertInto('cards')
-        .values({
-          areaId: original.areaId,
-          boardId: board.id,
-          name: original.name,
-          content: original.content,
-          status: original.status,
-          sort,
-          dueDate: toIso(original.dueDate),
-          repeatEvery: original.repeatEvery,
-          repeatAnchor: toIso(original.repeatAnchor),
-          repeatAreaId: original.repeatAreaId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertCard(trx, {
+        areaId: original.areaId,
+        boardId: board.id,
+        name: original.name,
+        content: original.content,
+        status: original.status,
+        sort,
+        dueDate: toIso(original.dueDate),
+        repeatEvery: original.repeatEvery,
+        repeatAnchor: toIso(original.repeatAnchor),
+        repeatAreaId: original.repeatAreaId,
+        createdAt: now,
+        updatedAt: now,
+      });
 
       await copyCardRelations(trx, original.id, row.id, now);
 
