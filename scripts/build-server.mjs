@@ -8,7 +8,7 @@
 // server holds 9–13 MiB less (bench/README.md, "idle"). Identifiers are not
 // minified, so a stack trace in the log still names its functions (and no
 // `keepNames`: it wraps every closure created, 30 % of `read`'s throughput).
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -18,6 +18,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Bundles into `outdir` (relative to the project); answers the files written. */
 export async function buildServer(outdir = 'dist/server') {
+  // Chunk names carry a hash of their content: without this, every build would leave the last one's beside its own.
+  await rm(path.join(root, outdir), { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
     entryPoints: ['src/server/main.ts', 'src/server/restore.ts'],
