@@ -15,14 +15,15 @@ const insertEntry = hotQuery(
  * A `moved` entry whose area names the statement reads itself (`{"from", "to"}`,
  * as `JSON.stringify` writes them), so it can be written before the move, ahead
  * of it: the move's statement then answers for both. Nothing is written when
- * an area is missing, and the move is then refused anyway.
+ * the card or an area is missing (the move is then refused, 404 or 400, and
+ * no error of this statement's may stand in for that answer).
  */
 const insertMovedEntry = hotQuery(
   (db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number, createdAt: string) => {
     const { json } = dialectOf(db);
     return sql`insert into card_activity ("cardId", "actorId", "type", "data", "createdAt")
-      select ${cardId}, ${actorId}, 'moved', '{"from":' || ${sql.raw(json.quote('f.name'))} || ',"to":' || ${sql.raw(json.quote('t.name'))} || '}', ${createdAt}
-      from areas f, areas t where f.id = ${fromAreaId} and t.id = ${toAreaId}${ahead}`;
+      select c.id, ${actorId}, 'moved', '{"from":' || ${sql.raw(json.quote('f.name'))} || ',"to":' || ${sql.raw(json.quote('t.name'))} || '}', ${createdAt}
+      from cards c, areas f, areas t where c.id = ${cardId} and f.id = ${fromAreaId} and t.id = ${toAreaId}${ahead}`;
   },
 );
 

@@ -291,7 +291,7 @@ eachDialect('cards', (t) => {
 
   it('archives a card (rows stay, out of every list) and removes one for good', async () => {
     const user = await t.signUp();
-    const { areas, cards } = await seedBoard(t, user, { A: ['a', 'b', 'c'] });
+    const { areas, cards } = await seedBoard(t, user, { A: ['a', 'b', 'c'], B: [] });
     const archived = await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.b!.id } });
     expect(archived.json()).toEqual({ message: expect.any(String) });
     expect(await names(t, user, areas.A!.id)).toEqual(['a', 'c']);
@@ -319,6 +319,8 @@ eachDialect('cards', (t) => {
     for (const [method, url, payload] of [
       ['PUT', '/api/data/card', { cardID: cards.a!.id, name: 'x' }],
       ['POST', '/api/data/cardMove', { cardId: cards.a!.id, fromAreaId: areas.A!.id, toAreaId: areas.A!.id, newIndex: 0 }],
+      // Across areas, a move records its history entry before it moves (recordMoveAhead).
+      ['POST', '/api/data/cardMove', { cardId: cards.a!.id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 }],
       ['POST', '/api/data/card-duplicate', { cardID: cards.a!.id }],
     ] as const) {
       const res = await t.inject(user, { method, url, payload });
