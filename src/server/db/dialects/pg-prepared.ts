@@ -51,7 +51,6 @@ export class PreparingClient extends pg.Client {
   // The overloads of pg.Client#query are many; this forwards whatever it is given.
   override query(...args: unknown[]): never {
     const [text] = args;
-    if (text === SETTLE) return this.#settle() as never;
     if (typeof text === 'string' && args.length <= 2 && (text.endsWith(AHEAD) || BEGIN.test(text))) {
       const sent = this.#send(args).then(
         () => undefined,
@@ -59,9 +58,10 @@ export class PreparingClient extends pg.Client {
       );
       const before = this.ahead;
       this.ahead = before ? Promise.all([before, sent]).then(([a, b]) => a ?? b) : sent;
-      return Promise.resolve({ command: 'AHEAD', rowCount: null, rows: [], fields: [] }) as never;
+      return Promise.resolve(answered('AHEAD')) as never;
     }
-    const answer = this.#send(args);
+    // `SETTLE` (db/ahead.ts) is answered here, never sent: like any statement, once what went ahead has answered.
+    const answer = text === SETTLE ? Promise.resolve(answered('SETTLE')) : this.#send(args);
     const ahead = this.ahead;
     if (!ahead || !(answer instanceof Promise)) return answer as never;
     this.ahead = null;
@@ -78,15 +78,6 @@ export class PreparingClient extends pg.Client {
     ) as never;
   }
 
-  /** Answers `SETTLE` (db/ahead.ts) without sending anything: once what went ahead has answered, with its error. */
-  async #settle(): Promise<pg.QueryResult> {
-    const ahead = this.ahead;
-    this.ahead = null;
-    const error = ahead ? await ahead : undefined;
-    if (error !== undefined) throw error;
-    return { command: 'SETTLE', rowCount: null, rows: [], fields: [], oid: 0 };
-  }
-
   /** Sends a data statement with parameters prepared under its name (once per connection, up to the limit), anything else as it is. */
   #send(args: unknown[]): Promise<unknown> {
     const [text, values, ...rest] = args;
@@ -99,4 +90,9 @@ export class PreparingClient extends pg.Client {
     }
     return super.query(...(args as [string])) as Promise<unknown>;
   }
+}
+
+/** The answer of a statement answered without the server's: no rows. */
+function answered(command: string): pg.QueryResult {
+  return { command, rowCount: null, rows: [], fields: [], oid: 0 };
 }

@@ -18,7 +18,7 @@ const insertEntry = hotQuery(
  * the card or an area is missing (the move is then refused, 404 or 400, and
  * no error of this statement's may stand in for that answer).
  */
-const insertMovedEntry = hotQuery(
+export const insertMovedActivity = hotQuery(
   (db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number, createdAt: string) => {
     const { json } = dialectOf(db);
     return sql`insert into card_activity ("cardId", "actorId", "type", "data", "createdAt")
@@ -26,17 +26,6 @@ const insertMovedEntry = hotQuery(
       from cards c, areas f, areas t where c.id = ${cardId} and f.id = ${fromAreaId} and t.id = ${toAreaId}${ahead}`;
   },
 );
-
-export async function insertMovedActivity(
-  db: Db,
-  cardId: number,
-  actorId: string,
-  fromAreaId: number,
-  toAreaId: number,
-  createdAt: string,
-): Promise<void> {
-  await insertMovedEntry(db, cardId, actorId, fromAreaId, toAreaId, createdAt);
-}
 
 /** `data` is the entry's detail already as JSON text. */
 export async function insertActivity(

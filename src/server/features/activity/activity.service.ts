@@ -38,7 +38,13 @@ export async function recordActivity<K extends ActivityType>(
  * they are: the move's statement follows at once and answers for both, and a
  * move that is then refused undoes the entry with the rest of the write.
  */
-export async function recordMoveAhead(db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number) {
+export async function recordMoveAhead(
+  db: Db,
+  cardId: number,
+  actorId: string,
+  fromAreaId: number,
+  toAreaId: number,
+): Promise<void> {
   await repo.insertMovedActivity(db, cardId, actorId, fromAreaId, toAreaId, nowIso());
 }
 

@@ -1,9 +1,9 @@
 import { placementColumns, type Placement } from './ordering.js';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { boardAudience } from '../../access/audience.js';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
-import type { CardRow } from '../../db/schema.js';
+import type { CardRow, CardTable } from '../../db/schema.js';
 import type { CardExtras, CardPerson } from './cards.presenter.js';
 
 const cardById = hotQuery((db: Db, id: number) => db.selectFrom('cards').selectAll().where('id', '=', id));
@@ -12,75 +12,35 @@ export async function findCard(db: Db, id: number): Promise<CardRow | undefined>
   return (await cardById(db, id))[0];
 }
 
-/** Every column of a new card but its id and `archivedAt` (a new card is never archived). */
-export interface NewCard {
-  areaId: number;
-  boardId: number;
-  name: string;
-  content: string;
-  status: number;
-  sort: number;
-  dueDate: string | null;
-  repeatEvery: string | null;
-  repeatAnchor: string | null;
-  repeatAreaId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The columns a new card is stored with: all but its id and `archivedAt` (a new card is never archived). */
+const NEW_CARD_COLUMNS = [
+  'areaId',
+  'boardId',
+  'name',
+  'content',
+  'status',
+  'sort',
+  'dueDate',
+  'repeatEvery',
+  'repeatAnchor',
+  'repeatAreaId',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+export type NewCard = Required<Pick<Insertable<CardTable>, (typeof NEW_CARD_COLUMNS)[number]>>;
 
 // Built once per dialect: it is on the path of every create, and building an insert of twelve columns costs about as much as SQLite takes to run it.
-const insertCardRow = hotQuery(
-  (
-    db: Db,
-    areaId: number,
-    boardId: number,
-    name: string,
-    content: string,
-    status: number,
-    sort: number,
-    dueDate: string | null,
-    repeatEvery: string | null,
-    repeatAnchor: string | null,
-    repeatAreaId: number | null,
-    createdAt: string,
-    updatedAt: string,
-  ) =>
-    db
-      .insertInto('cards')
-      .values({
-        areaId,
-        boardId,
-        name,
-        content,
-        status,
-        sort,
-        dueDate,
-        repeatEvery,
-        repeatAnchor,
-        repeatAreaId,
-        createdAt,
-        updatedAt,
-      })
-      .returningAll(),
+const insertCardRow = hotQuery((db: Db, ...values: unknown[]) =>
+  db
+    .insertInto('cards')
+    .values(Object.fromEntries(NEW_CARD_COLUMNS.map((column, i) => [column, values[i]])) as NewCard)
+    .returningAll(),
 );
 
 /** Stores a new card; answers its row. */
-export async function insertCard(db: Db, c: NewCard): Promise<CardRow> {
-  const [row] = await insertCardRow(
-    db,
-    c.areaId,
-    c.boardId,
-    c.name,
-    c.content,
-    c.status,
-    c.sort,
-    c.dueDate,
-    c.repeatEvery,
-    c.repeatAnchor,
-    c.repeatAreaId,
-    c.createdAt,
-    c.updatedAt,
-  );
+export async function insertCard(db: Db, card: NewCard): Promise<CardRow> {
+  const [row] = await insertCardRow(db, ...NEW_CARD_COLUMNS.map((column) => card[column]));
   return row!;
 }
 
