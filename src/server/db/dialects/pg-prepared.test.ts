@@ -1,5 +1,6 @@
+import type net from 'node:net';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AHEAD, SETTLE } from '../ahead.js';
 import { PreparingClient } from './pg-prepared.js';
 
@@ -54,6 +55,31 @@ describe.skipIf(!server)('the PostgreSQL pool client', () => {
     await expect(client.query('select 1')).rejects.toThrow(/current transaction is aborted/);
     await client.query('rollback');
     expect((await client.query<{ n: number }>('select $1::int as n', [3])).rows).toEqual([{ n: 3 }]);
+  });
+
+  it('sends what goes ahead in one write with the statement behind it; with nothing behind, by the end of the turn', async () => {
+    const socket = client.connection.stream as net.Socket;
+    const spies = [vi.spyOn(socket, '_write'), vi.spyOn(socket, '_writev')];
+    let before = 0;
+    const writes = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0) - before;
+    try {
+      await client.query('begin');
+      await client.query(`select $1::int${AHEAD}`, [1]);
+      expect((await client.query<{ n: number }>('select $1::int as n', [2])).rows).toEqual([{ n: 2 }]);
+      expect(writes()).toBe(1);
+      await client.query('commit');
+
+      // Outside a transaction nothing may follow: the statement still reaches the server, once this turn has ended.
+      await client.query('create temporary table sent (n int)');
+      before += writes();
+      await client.query(`insert into sent values ($1)${AHEAD}`, [5]);
+      expect(writes()).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes()).toBe(1);
+      expect((await client.query('select n from sent')).rows).toEqual([{ n: 5 }]);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it('undoes one write alone: a statement sent ahead with parameters stays, a failed one after the next savepoint goes', async () => {

@@ -43,6 +43,7 @@ export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
   /** The error of the statement sent ahead, or undefined once it succeeded, until the next statement takes it. */
   private ahead: Promise<Error | undefined> | null = null;
+  #held = false;
 
   constructor(config?: pg.ClientConfig) {
     super({ ...config, pipeline: true });
@@ -52,6 +53,7 @@ export class PreparingClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [text] = args;
     if (typeof text === 'string' && args.length <= 2 && (text.endsWith(AHEAD) || BEGIN.test(text))) {
+      this.#hold();
       const sent = this.#send(args).then(
         () => undefined,
         (error: unknown) => error as Error,
@@ -62,6 +64,7 @@ export class PreparingClient extends pg.Client {
     }
     // `SETTLE` (db/ahead.ts) is answered here, never sent: like any statement, once what went ahead has answered.
     const answer = text === SETTLE ? Promise.resolve(answered('SETTLE')) : this.#send(args);
+    this.#release();
     const ahead = this.ahead;
     if (!ahead || !(answer instanceof Promise)) return answer as never;
     this.ahead = null;
@@ -76,6 +79,27 @@ export class PreparingClient extends pg.Client {
         throw (await ahead) ?? error;
       },
     ) as never;
+  }
+
+  /**
+   * Keeps what goes ahead in the socket's buffer until the statement behind
+   * it is written: they leave in one write. Each write to the socket is a
+   * system call that wakes the server, and it cost more than the statement's
+   * own JavaScript. A statement that waits for its answer is never held: it
+   * leaves at once, and takes what was held with it.
+   */
+  #hold(): void {
+    if (this.#held) return;
+    this.#held = true;
+    this.connection.stream.cork();
+    // What nothing follows still leaves at the end of this turn of the event loop.
+    setImmediate(() => this.#release());
+  }
+
+  #release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    this.connection.stream.uncork();
   }
 
   /** Sends a data statement with parameters prepared under its name (once per connection, up to the limit), anything else as it is. */
