@@ -1,5 +1,6 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import { hotQuery } from '../db/hot-query.js';
 import type { BoardRow, Schema } from '../db/schema.js';
 import { levelOf } from './policy.js';
@@ -45,17 +46,33 @@ export function joinedBySql(actorId: string) {
         OR EXISTS (SELECT 1 FROM board_members WHERE board_members."boardId" = boards.id AND board_members."userId" = ${actorId}))`;
 }
 
-const audience = hotQuery((db: Db, boardId: number, sameBoardId: number) =>
-  db
-    .selectFrom('boards')
-    .select('ownerId as userId')
-    .where('id', '=', boardId)
-    .union(db.selectFrom('board_members').select('userId').where('boardId', '=', sameBoardId)),
-);
+/**
+ * The members of the board of the enclosing query (a `boards` row), as a
+ * JSON array of account ids: with the owner, `audienceOf` makes them the
+ * board's audience. A column, so that the write path's access check reads it
+ * in the same statement.
+ */
+export function membersOfBoard(dialect: Dialect): RawBuilder<string> {
+  const { json } = dialect;
+  return sql.raw<string>(json.text(json.array('m."userId"', 'm.id', 'board_members m WHERE m."boardId" = boards.id')));
+}
 
 /** The accounts that have joined a board, its owner and its members: whom its notifications and dashboard changes reach. */
+export function audienceOf(board: Pick<BoardRow, 'ownerId'>, members: string): string[] {
+  return [...new Set([board.ownerId, ...(JSON.parse(members) as string[])])];
+}
+
+const ownerAndMembers = hotQuery((db: Db, boardId: number) =>
+  db
+    .selectFrom('boards')
+    .select(['ownerId', membersOfBoard(dialectOf(db)).as('members')])
+    .where('id', '=', boardId),
+);
+
+/** `audienceOf` a board by its id (nobody, for a board that is gone). */
 export async function boardAudience(db: Db, boardId: number): Promise<string[]> {
-  return (await audience(db, boardId, boardId)).map((r) => r.userId);
+  const [board] = await ownerAndMembers(db, boardId);
+  return board ? audienceOf(board, board.members) : [];
 }
 
 /**

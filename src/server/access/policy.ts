@@ -5,6 +5,7 @@ import { hotQuery } from '../db/hot-query.js';
 import type { AreaRow, BoardRow } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { readCachesOf } from './read-caches.js';
+import { audienceOf, membersOfBoard } from './audience.js';
 import type { BoardAccessCache, CachedArea } from './board-access-cache.js';
 
 export type Level = 'none' | 'read' | 'edit' | 'owner';
@@ -72,6 +73,37 @@ export async function requireBoard(
   { lock = false, subject = 'Board' }: { lock?: boolean; subject?: Subject } = {},
 ): Promise<BoardAccess> {
   const [row] = await (lock ? boardForUpdate : boardWithPermission)(db, actor.id, boardId);
+  return checked(row, actor, needed, subject);
+}
+
+const boardWithAudience = hotQuery((db: Db, actorId: string, boardId: number) =>
+  boardQuery(db, actorId, boardId).select(membersOfBoard(dialectOf(db)).as('members')),
+);
+
+/**
+ * `requireBoard` for the write path, which also answers the board's
+ * audience: most writes notify it, and this way it costs no statement of its own.
+ */
+export async function requireBoardWithAudience(
+  db: Db,
+  actor: Actor,
+  boardId: number,
+  needed: RequiredLevel,
+  subject: Subject = 'Board',
+): Promise<BoardAccess & { audience: string[] }> {
+  const [row] = await boardWithAudience(db, actor.id, boardId);
+  if (!row) throw missing(subject);
+  const { members, ...rest } = row;
+  const access = checked(rest, actor, needed, subject);
+  return { ...access, audience: audienceOf(access.board, members) };
+}
+
+function checked(
+  row: (BoardRow & { permission: string | null }) | undefined,
+  actor: Actor,
+  needed: RequiredLevel,
+  subject: Subject,
+): BoardAccess {
   if (!row) throw missing(subject);
   const { permission, ...board } = row;
   const level = levelOf(board, actor.id, permission);

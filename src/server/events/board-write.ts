@@ -1,5 +1,6 @@
 import type { Actor } from '../auth/actor.js';
-import { requireBoard, type Level, type RequiredLevel, type Subject } from '../access/policy.js';
+import { requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/policy.js';
+import { boardAudience } from '../access/audience.js';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/dialect.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';
@@ -32,10 +33,12 @@ export interface WriteScope {
    * batch mostly touch cards, and each would read the same rows again.
    */
   remember: <T>(key: string, read: () => Promise<T>) => Promise<T>;
+  /** Everyone who joined the board (owner and members), read once per batch, as `remember` does. */
+  audience: () => Promise<string[]>;
 }
 
 /** What a change needs that no caller's rights decide (removals by the retention job). */
-export type SystemScope = Pick<WriteScope, 'trx' | 'dialect' | 'board' | 'emit' | 'afterCommit' | 'remember'>;
+export type SystemScope = Pick<WriteScope, 'trx' | 'dialect' | 'board' | 'emit' | 'afterCommit' | 'remember' | 'audience'>;
 
 interface Draft {
   name: BoardEventName;
@@ -127,14 +130,25 @@ function keep(state: BatchState, boardId: number, events: BoardEvent[]): void {
   state.writes.push(events);
 }
 
-/** `WriteScope.remember` for one write of a batch; a write that fails may have read its own undone changes, so it clears. */
-function rememberer(state: BatchState): { remember: WriteScope['remember']; failed: () => void } {
+/**
+ * `WriteScope.remember` and `audience` for one write of a batch on `boardId`;
+ * a write that fails may have read its own undone changes, so it clears.
+ */
+function rememberer(
+  state: BatchState,
+  trx: Db,
+  boardId: number,
+): Pick<WriteScope, 'remember' | 'audience'> & { knownAudience: (audience: string[]) => void; failed: () => void } {
+  const remember = <T>(key: string, read: () => Promise<T>) => {
+    let value = state.memo.get(key) as Promise<T> | undefined;
+    if (value === undefined) state.memo.set(key, (value = read()));
+    return value;
+  };
+  const key = `audience:${boardId}`;
   return {
-    remember: <T>(key: string, read: () => Promise<T>) => {
-      let value = state.memo.get(key) as Promise<T> | undefined;
-      if (value === undefined) state.memo.set(key, (value = read()));
-      return value;
-    },
+    remember,
+    audience: () => remember(key, () => boardAudience(trx, boardId)),
+    knownAudience: (audience) => void state.memo.set(key, Promise.resolve(audience)),
     failed: () => state.memo.clear(),
   };
 }
@@ -169,12 +183,14 @@ export async function writeBoard<T>(
   let events: BoardEvent[] = [];
   const result = await enqueue<T>(deps, boardId, {
     run: async (trx, state) => {
-      const { remember, failed } = rememberer(state);
+      const { remember, audience, knownAudience, failed } = rememberer(state, trx, boardId);
       try {
         // The batch holds the board's lock already; a board removed by an earlier write of it is missing here.
-        const access = await remember(`access:${boardId}:${actor.id}:${needed}:${subject}`, () =>
-          requireBoard(trx, actor, boardId, needed, { subject }),
-        );
+        const access = await remember(`access:${boardId}:${actor.id}:${needed}:${subject}`, async () => {
+          const access = await requireBoardWithAudience(trx, actor, boardId, needed, subject);
+          knownAudience(access.audience);
+          return access;
+        });
         const board = current(state, access.board);
         if (!options.allowArchived) unarchivedBoard(board);
         const drafts: Draft[] = [];
@@ -187,6 +203,7 @@ export async function writeBoard<T>(
           emit: (name, data) => drafts.push({ name, data }),
           afterCommit: (fn) => after.push(fn),
           remember,
+          audience,
         });
         events = numbered(board, actor, drafts);
         return result;
@@ -216,7 +233,7 @@ export async function systemWrite<T>(
   let events: BoardEvent[] = [];
   const outcome = await enqueue<{ result: T } | undefined>(deps, boardId, {
     run: async (trx, state) => {
-      const { remember, failed } = rememberer(state);
+      const { remember, audience, failed } = rememberer(state, trx, boardId);
       try {
         const stored = await trx.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
         if (!stored) return undefined;
@@ -229,6 +246,7 @@ export async function systemWrite<T>(
           emit: (name, data) => drafts.push({ name, data }),
           afterCommit: (fn) => after.push(fn),
           remember,
+          audience,
         });
         events = numbered(board, null, drafts);
         return { result };

@@ -2,7 +2,6 @@ import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { redactEvents } from '../../realtime/event-log.js';
 import { texts } from '../../i18n/messages.js';
-import { boardAudience } from '../../access/audience.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
@@ -68,7 +67,7 @@ export async function createComment(deps: ServiceDeps, actor: Actor, input: Comm
     const comment = await loadComment(trx, id);
     emit('comment.created', { cardId: card.id, comment });
     await notify(scope, deps, {
-      recipients: await boardAudience(trx, board.id),
+      recipients: await scope.audience(),
       type: 'comment',
       boardId: board.id,
       cardId: card.id,
