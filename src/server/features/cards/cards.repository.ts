@@ -1,4 +1,4 @@
-import { placementColumns, type Placement } from './ordering.js';
+import { keyAfterLast, placementColumns, type Placement } from './ordering.js';
 import { sql, type Insertable } from 'kysely';
 import { boardAudience } from '../../access/audience.js';
 import type { Db } from '../../db/database.js';
@@ -42,6 +42,25 @@ const insertCardRow = hotQuery((db: Db, ...values: unknown[]) =>
 export async function insertCard(db: Db, card: NewCard): Promise<CardRow> {
   const [row] = await insertCardRow(db, ...NEW_CARD_COLUMNS.map((column) => card[column]));
   return row!;
+}
+
+/**
+ * Stores a new card below the last one of its area, in one statement: only
+ * if the area is on `card.boardId`, not archived, and has room below its last
+ * key. Answers the row and how many visible cards stand above it, or
+ * undefined when any of that fails (`createFacts` tells which).
+ */
+export async function appendCard(db: Db, card: Omit<NewCard, 'sort'>): Promise<(CardRow & { visible: number }) | undefined> {
+  const values = NEW_CARD_COLUMNS.map((column) => (column === 'sort' ? sql.ref('slot.key') : sql.val(card[column])));
+  const { rows } = await sql<CardRow & { visible: number | string }>`
+    insert into cards (${sql.join(NEW_CARD_COLUMNS.map((column) => sql.ref(column)))})
+    select ${sql.join(values)}
+    from areas a, (select ${keyAfterLast} as key from cards k where k."areaId" = ${card.areaId}) slot
+    where a.id = ${card.areaId} and a."boardId" = ${card.boardId} and a."archivedAt" is null and slot.key is not null
+    returning *, (select count(*) from cards v
+      where v."areaId" = cards."areaId" and v."archivedAt" is null and v.id <> cards.id) as visible`.execute(db);
+  const row = rows[0];
+  return row && { ...row, visible: Number(row.visible) };
 }
 
 /** The visible cards of an area, top to bottom. */

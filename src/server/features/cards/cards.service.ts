@@ -15,7 +15,6 @@ import { writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { texts } from '../../i18n/messages.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
-import { boardAudience } from '../../access/audience.js';
 import { notify, type NotificationType } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
@@ -101,26 +100,24 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   const boardId = await boardIdForWrite(deps.database.db, 'areas', input.areaId);
   return writeBoard(deps, actor, { boardId, subject: 'Area' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
-    // One query for the area's checks and the new card's place: the same refusals as `writableArea`.
-    const area = areaOfBoard(await repo.createFacts(trx, input.areaId), board.id);
     const now = nowIso();
-    const row = await repo.insertCard(trx, {
+    const fields = {
       areaId: input.areaId,
       boardId: board.id,
       name,
       content: input.content ?? '',
       status: input.status ?? 0,
-      sort: await bottomKey(trx, input.areaId, area.lastSort),
       dueDate: input.dueDate ? new Date(input.dueDate).toISOString() : null,
       repeatEvery: null,
       repeatAnchor: null,
       repeatAreaId: null,
       createdAt: now,
       updatedAt: now,
-    });
+    };
+    const { visible, ...row } = (await repo.appendCard(trx, fields)) ?? (await appendSlowly(trx, fields));
     await recordActivity(trx, row.id, actor.id, 'created', null);
     // A new card has no labels, assignees or reminders yet, and comes after every visible card.
-    const card = presentCard(row, { position: area.visible, labels: [], assignees: [], reminders: [] });
+    const card = presentCard(row, { position: visible, labels: [], assignees: [], reminders: [] });
     emit('card.created', { card });
     await tellBoard(
       scope,
@@ -133,6 +130,17 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
   });
 }
 
+/**
+ * What `appendCard` did not do: refuses as `writableArea` does (the area is
+ * gone, on another board, or archived), else renumbers an area with no room
+ * left below its last key and stores the card.
+ */
+async function appendSlowly(trx: Db, fields: Omit<repo.NewCard, 'sort'>): Promise<CardRow & { visible: number }> {
+  const area = areaOfBoard(await repo.createFacts(trx, fields.areaId), fields.boardId);
+  const row = await repo.insertCard(trx, { ...fields, sort: await bottomKey(trx, fields.areaId, area.lastSort) });
+  return { ...row, visible: area.visible };
+}
+
 /** A notification about a card for everyone on its board but the one who acted. */
 export async function tellBoard(
   scope: WriteScope,
@@ -143,8 +151,7 @@ export async function tellBoard(
   recipients?: string[],
 ) {
   await notify(scope, deps, {
-    recipients:
-      recipients ?? (await scope.remember(`audience:${scope.board.id}`, () => boardAudience(scope.trx, scope.board.id))),
+    recipients: recipients ?? (await scope.audience()),
     type,
     boardId: scope.board.id,
     cardId,

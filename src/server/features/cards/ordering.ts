@@ -166,6 +166,13 @@ export async function renumberArea(db: Db, areaId: number): Promise<void> {
     where cards.id = r.id`.execute(db);
 }
 
+/**
+ * `after` the last key of the area, in SQL: a column over `cards k` limited to
+ * one area, null when there is no room left below (the area is then renumbered).
+ */
+export const keyAfterLast = sql<number | null>`case when max(k.sort) is null then 0
+  when max(k.sort) <= ${sql.lit(MAX_SORT - SORT_STEP)} then max(k.sort) + ${sql.lit(SORT_STEP)} end`;
+
 /** The key of a new card at the bottom of an area (`last`: the area's last key, if the caller read it already). */
 export async function bottomKey(db: Db, areaId: number, last?: number | string | null): Promise<number> {
   const key = after(last === undefined ? await lastKey(db, areaId) : last);
