@@ -215,11 +215,12 @@ export class Hub {
     if (subs) this.#cursor.set(boardId, version);
 
     for (const event of events) {
-      const json = eventJson(event);
+      // Written once for all its viewers, and not at all for a board nobody watches.
+      let json: string | undefined;
       for (const [client, sub] of subs ?? []) {
         if (event.version <= sub.lastSent) continue;
         sub.lastSent = event.version;
-        client.sendRaw(json);
+        client.sendRaw((json ??= eventJson(event)));
       }
       if (DASHBOARD_EVENTS.has(event.name)) await this.#dashboard(event);
       if (event.name === 'board.deleted') this.#forget(boardId);

@@ -51,17 +51,24 @@ export async function insertCard(db: Db, card: NewCard): Promise<CardRow> {
  * undefined when any of that fails (`createFacts` tells which).
  */
 export async function appendCard(db: Db, card: Omit<NewCard, 'sort'>): Promise<(CardRow & { visible: number }) | undefined> {
-  const values = NEW_CARD_COLUMNS.map((column) => (column === 'sort' ? sql.ref('slot.key') : sql.val(card[column])));
-  const { rows } = await sql<CardRow & { visible: number | string }>`
-    insert into cards (${sql.join(NEW_CARD_COLUMNS.map((column) => sql.ref(column)))})
-    select ${sql.join(values)}
-    from areas a, (select ${keyAfterLast} as key from cards k where k."areaId" = ${card.areaId}) slot
-    where a.id = ${card.areaId} and a."boardId" = ${card.boardId} and a."archivedAt" is null and slot.key is not null
-    returning *, (select count(*) from cards v
-      where v."areaId" = cards."areaId" and v."archivedAt" is null and v.id <> cards.id) as visible`.execute(db);
-  const row = rows[0];
+  const [row] = await appendCardRow(db, ...APPENDED_COLUMNS.map((column) => card[column]));
   return row && { ...row, visible: Number(row.visible) };
 }
+
+const APPENDED_COLUMNS = NEW_CARD_COLUMNS.filter((column) => column !== 'sort');
+
+// Built once per dialect, as `insertCardRow` is.
+const appendCardRow = hotQuery((db: Db, ...values: unknown[]) => {
+  const value = (column: (typeof APPENDED_COLUMNS)[number]) => sql.val(values[APPENDED_COLUMNS.indexOf(column)]);
+  const columns = NEW_CARD_COLUMNS.map((column) => (column === 'sort' ? sql.ref('slot.key') : value(column)));
+  return sql<CardRow & { visible: number | string }>`
+    insert into cards (${sql.join(NEW_CARD_COLUMNS.map((column) => sql.ref(column)))})
+    select ${sql.join(columns)}
+    from areas a, (select ${keyAfterLast} as key from cards k where k."areaId" = ${value('areaId')}) slot
+    where a.id = ${value('areaId')} and a."boardId" = ${value('boardId')} and a."archivedAt" is null and slot.key is not null
+    returning *, (select count(*) from cards v
+      where v."areaId" = cards."areaId" and v."archivedAt" is null and v.id <> cards.id) as visible`;
+});
 
 /** The visible cards of an area, top to bottom. */
 export function visibleCardsOfArea(db: Db, areaId: number): Promise<CardRow[]> {
