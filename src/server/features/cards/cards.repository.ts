@@ -1,6 +1,5 @@
 import { keyAfterLast, placementColumns, type Placement } from './ordering.js';
 import { sql, type Insertable } from 'kysely';
-import { boardAudience } from '../../access/audience.js';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
 import type { CardRow, CardTable } from '../../db/schema.js';
@@ -127,11 +126,6 @@ export async function remindersOf(db: Db, cardId: number): Promise<number[]> {
     .orderBy('minutesBefore')
     .execute();
   return rows.map((r) => r.minutesBefore);
-}
-
-/** Account ids that may be put on the board's cards: the owner and the members. */
-export async function boardPeople(db: Db, boardId: number): Promise<Set<string>> {
-  return new Set(await boardAudience(db, boardId));
 }
 
 function push<T>(map: Map<number, T[]>, key: number, value: T): void {

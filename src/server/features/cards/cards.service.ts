@@ -198,7 +198,8 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     }
     const people = input.assignees ?? (input.assignee === undefined ? undefined : input.assignee ? [input.assignee] : []);
     if (people !== undefined) {
-      const { added, removed } = await setAssignees(trx, board.id, card.id, people);
+      // Only people on the board can be put on its cards: its audience, which the write has read already.
+      const { added, removed } = await setAssignees(trx, new Set(await scope.audience()), card.id, people);
       for (const assigneeId of added) await record('assigned', { assigneeId });
       const t = texts[deps.config.language];
       if (added.length > 0)
@@ -280,12 +281,11 @@ async function createSuccessor(
 /** Puts exactly these people on the card; those who stay keep their place in the order. */
 async function setAssignees(
   db: Db,
-  boardId: number,
+  allowed: ReadonlySet<string>,
   cardId: number,
   ids: string[],
 ): Promise<{ added: string[]; removed: string[] }> {
   const wanted = [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ''))];
-  const allowed = await repo.boardPeople(db, boardId);
   const outsider = wanted.find((id) => !allowed.has(id));
   if (outsider !== undefined) throw badRequest('body: assignees must be people with access to the board');
   const current = await assigneesOf(db, cardId);
