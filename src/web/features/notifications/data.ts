@@ -111,6 +111,9 @@ export async function markRead(qc: QueryClient, target: ReadTarget): Promise<voi
   } catch {
     // Nothing to tell: the refetch below shows what is really unread.
   }
+  // A first load still on its way may have been answered before the change: invalidating would wait for that
+  // answer instead of asking again (TanStack Query cancels only a refetch), and show it as it was.
+  await qc.cancelQueries({ queryKey: notificationKeys.all });
   await qc.invalidateQueries({ queryKey: notificationKeys.all });
 }
 
