@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -9,61 +9,9 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { startApp } from '../test/harness.js';
 import { projectRoot } from '../src/server/version.js';
 import { CHROMIUM } from './browser.js';
+import { ensureWebBuilt } from './web-build.js';
 
 export { CHROMIUM, browserTestsEnabled } from './browser.js';
-
-const webDist = path.join(projectRoot, 'dist/web');
-const webSources = [
-  path.join(projectRoot, 'src/web'),
-  path.join(projectRoot, 'src/shared'),
-  path.join(projectRoot, 'vite.config.ts'),
-];
-
-function newestMtime(target: string): number {
-  const stats = statSync(target);
-  if (!stats.isDirectory()) return stats.mtimeMs;
-  let newest = stats.mtimeMs;
-  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
-  return newest;
-}
-
-function webIsFresh(): boolean {
-  const index = path.join(webDist, 'index.html');
-  if (!existsSync(index)) return false;
-  const built = statSync(index).mtimeMs;
-  return webSources.every((source) => !existsSync(source) || newestMtime(source) <= built);
-}
-
-/**
- * Builds the web app (Vite's build API) unless `dist/web` is newer than its
- * sources. Test files run in parallel processes: a lock directory makes one
- * of them build while the others wait.
- */
-export async function ensureWebBuilt(): Promise<void> {
-  const lock = path.join(projectRoot, 'dist/.web-build.lock');
-  mkdirSync(path.dirname(lock), { recursive: true });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (webIsFresh()) return;
-    try {
-      mkdirSync(lock);
-    } catch {
-      // Someone else is building; a lock older than two minutes is left over from a crash.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error('timed out waiting for the web build');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    try {
-      if (!webIsFresh()) {
-        const { build } = await import('vite');
-        await build({ configFile: path.join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
-      }
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
-  }
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

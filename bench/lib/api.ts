@@ -27,6 +27,8 @@ export class Api {
   /** The API key the `/api/data/*` calls send; set by `signUp`. */
   key = '';
   userId = '';
+  /** The session cookie (`name=value`) `signUp` signed in with, for a browser to use. */
+  cookie = '';
 
   /** The kept-alive connection `post` writes to, opened on first use. */
   #socket: KeptAlive | null = null;
@@ -95,6 +97,7 @@ export class Api {
       .map((c) => c.split(';')[0]!)
       .find((c) => c.split('=')[0]!.endsWith('session_token'));
     if (!cookie) throw new Error('sign-up set no session cookie');
+    this.cookie = cookie;
     this.userId = (signUp.body as { user: { id: string } }).user.id;
     const key = await this.request('POST', '/api/auth/api-key/create', {
       body: { name: 'bench' },

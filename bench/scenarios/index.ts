@@ -4,6 +4,7 @@ import { exportScenario } from './export.js';
 import { fanout } from './fanout.js';
 import { idle } from './idle.js';
 import { move } from './move.js';
+import { paint } from './paint.js';
 import { read } from './read.js';
 import { scaleout } from './scaleout.js';
 import { search } from './search.js';
@@ -18,4 +19,5 @@ export const scenarios: Record<string, Scenario<unknown>> = {
   export: exportScenario,
   scaleout,
   idle,
+  paint,
 };
