@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -9,4 +10,13 @@ export const browserTestsEnabled = existsSync(CHROMIUM) || Boolean(process.env.C
 export function skippedNotice(enabled: boolean): string | null {
   if (enabled) return null;
   return `Browser tests (e2e/) skipped: no Chromium at ${CHROMIUM}. Install it to run them (Debian: apt-get install -y chromium).`;
+}
+
+/** Debian's Chromium, headless, with what it tries to fetch or set up on first run turned off (no network here). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
 }

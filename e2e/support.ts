@@ -5,13 +5,12 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startApp } from '../test/harness.js';
 import { projectRoot } from '../src/server/version.js';
-import { CHROMIUM } from './browser.js';
 import { ensureWebBuilt } from './web-build.js';
 
-export { CHROMIUM, browserTestsEnabled } from './browser.js';
+export { CHROMIUM, browserTestsEnabled, launchBrowser } from './browser.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,14 +47,6 @@ export async function startServer(env: Record<string, string> = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
 }
 
 export async function newPage(

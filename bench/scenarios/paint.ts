@@ -2,8 +2,8 @@
 // Functions passed to page.evaluate run in the browser: they see the DOM.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM } from '../../e2e/browser.js';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, launchBrowser } from '../../e2e/browser.js';
 import { ensureWebBuilt } from '../../e2e/web-build.js';
 import { projectRoot } from '../../src/server/version.js';
 import type { LoadResult } from '../lib/load.js';
@@ -109,11 +109,7 @@ export const paint: Scenario<PaintSeed> = {
   async run({ api, baseUrl, log }, { boardId, areaIds }) {
     // The server's first queries (JIT, prepared statements) are not the browser's cost: warm it first.
     for (const areaId of areaIds) await api.listCards(areaId);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-    });
+    const browser = await launchBrowser();
     const startUs = Number(process.hrtime.bigint() / 1000n);
     const started = performance.now();
     try {
