@@ -14,6 +14,8 @@ export class RoundRobinProxy {
   readonly handled = new Map<string, number>();
   /** How many WebSocket upgrades each backend was given. */
   readonly upgraded = new Map<string, number>();
+  /** How many requests failed because their backend failed them (died, reset the connection) after taking them. */
+  readonly failed = new Map<string, number>();
   #backends: URL[] = [];
   #next = 0;
   readonly #agent = new http.Agent({ keepAlive: true });
@@ -51,6 +53,10 @@ export class RoundRobinProxy {
     this.handled.set(backend.origin, (this.handled.get(backend.origin) ?? 0) + 1);
   }
 
+  #failed(backend: URL): void {
+    this.failed.set(backend.origin, (this.failed.get(backend.origin) ?? 0) + 1);
+  }
+
   #request(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -73,13 +79,17 @@ export class RoundRobinProxy {
             this.#count(backend);
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
-            answer.on('error', () => res.destroy());
+            answer.on('error', () => {
+              this.#failed(backend);
+              res.destroy();
+            });
           },
         );
         upstream.on('error', (error: NodeJS.ErrnoException) => {
           // Refused: that process is down and never saw the request, so the next one may take it.
-          if (error.code === 'ECONNREFUSED') attempt(i + 1);
-          else fail(res, 502);
+          if (error.code === 'ECONNREFUSED') return attempt(i + 1);
+          this.#failed(backend);
+          fail(res, 502);
         });
         upstream.end(body);
       };
