@@ -1,13 +1,15 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   apiUser,
   browserTestsEnabled,
   cookieFor,
+  dragByMouse,
   launchBrowser,
   newPage,
+  openBoard,
   startServer,
   type ApiUser,
   type Server,
@@ -52,7 +54,7 @@ describe.runIf(browserTestsEnabled)('a board with 2,000 cards', () => {
   test('every card is on the board, and a drag across it lands and stays where it was dropped', async () => {
     const { page, context } = await newPage(browser, server.baseUrl);
     await context.addCookies([cookieFor(owner, server.baseUrl)]);
-    await loadBoard(page, boardId);
+    await openBoard(page, boardId);
     await expect.poll(() => page.locator('[data-card-id]').count(), { timeout: 20_000 }).toBe(AREAS * CARDS_PER_AREA);
 
     const areas = page.locator('section[data-area-id]');
@@ -61,7 +63,7 @@ describe.runIf(browserTestsEnabled)('a board with 2,000 cards', () => {
     const cardId = Number(await source.getAttribute('data-card-id'));
     const target = areas.nth(2).locator('[data-card-id]').nth(3);
     const targetId = Number(await target.getAttribute('data-card-id'));
-    await drag(page, (await source.boundingBox())!, (await target.boundingBox())!);
+    await dragByMouse(page, (await source.boundingBox())!, (await target.boundingBox())!);
 
     // Dropped on the upper part of the third area's fourth card: it takes that card's place.
     const thirdArea = () =>
@@ -77,7 +79,7 @@ describe.runIf(browserTestsEnabled)('a board with 2,000 cards', () => {
     const { cards } = await owner.call<{ cards: { id: number }[] }>('GET', `/api/data/cards?areaId=${areaIds[2]}`);
     expect(cards.map((c) => c.id).indexOf(cardId)).toBe(3);
     expect(cards).toHaveLength(CARDS_PER_AREA + 1);
-    await loadBoard(page, boardId);
+    await openBoard(page, boardId);
     await expect.poll(async () => (await thirdArea()).indexOf(cardId), { timeout: 20_000 }).toBe(3);
     await expect.poll(() => page.locator('[data-card-id]').count(), { timeout: 20_000 }).toBe(AREAS * CARDS_PER_AREA);
     await context.close();
@@ -119,22 +121,3 @@ async function seed(server: Server, owner: ApiUser, boardId: number): Promise<vo
     }
   }
 }
-
-/** Navigates to the board and waits until the app has painted the first cards of every area. */
-async function loadBoard(page: Page, boardId: number): Promise<void> {
-  await page.goto(`/board/${boardId}`, { waitUntil: 'commit' });
-  await page.waitForFunction(() => performance.getEntriesByName('tavla:cards-painted').length > 0);
-}
-
-/** A mouse drag in small steps, as a hand makes it, from near the top left of one tile onto the upper part of another. */
-async function drag(page: Page, from: Box, to: Box): Promise<void> {
-  await page.mouse.move(from.x + 30, from.y + 10);
-  await page.mouse.down();
-  const steps = 40;
-  for (let i = 1; i <= steps; i++) {
-    await page.mouse.move(from.x + 30 + ((to.x - from.x) * i) / steps, from.y + 10 + ((to.y + 5 - (from.y + 10)) * i) / steps);
-  }
-  await page.mouse.up();
-}
-
-type Box = { x: number; y: number; width: number; height: number };

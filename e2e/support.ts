@@ -5,12 +5,12 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startApp } from '../test/harness.js';
 import { projectRoot } from '../src/server/version.js';
 import { ensureWebBuilt } from './web-build.js';
 
-export { CHROMIUM, browserTestsEnabled, launchBrowser } from './browser.js';
+export { CHROMIUM, browserTestsEnabled, cookieFor, dragByMouse, launchBrowser, newPage, openBoard } from './browser.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,21 +47,6 @@ export async function startServer(env: Record<string, string> = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-export async function newPage(
-  browser: Browser,
-  baseUrl: string,
-  width = 1400,
-  height = 900,
-  colorScheme: 'light' | 'dark' = 'light',
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width, height }, deviceScaleFactor: 1, colorScheme });
-  const page = await context.newPage();
-  // Waits poll and end as soon as the state is there; the limit only matters when two test files share two cores.
-  page.setDefaultTimeout(20_000);
-  page.on('pageerror', (error) => console.error('[page error]', error.message));
-  return { context, page };
 }
 
 export const screenshotDir = path.join(projectRoot, 'e2e/screenshots');
@@ -148,12 +133,6 @@ export async function verifyAddress(server: Server, user: ApiUser): Promise<void
   const link = await mailLink(server, user.email, VERIFY_LINK);
   const res = await fetch(`${server.baseUrl}${link}`, { redirect: 'manual' });
   if (res.status !== 302) throw new Error(`verify-email: ${res.status}`);
-}
-
-/** The session cookie of an API user, for a browser context. */
-export function cookieFor(user: ApiUser, baseUrl: string) {
-  const [name, ...rest] = user.cookie.split('=');
-  return { name: name!, value: rest.join('='), url: baseUrl };
 }
 
 const require = createRequire(import.meta.url);

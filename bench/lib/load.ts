@@ -73,7 +73,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
 
   const endUs = nowUs();
-  latencies.sort((a, b) => a - b);
   const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
@@ -82,13 +81,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     seconds,
     total: latencies.length,
     requestsPerSecond: seconds > 0 ? latencies.length / seconds : 0,
-    latency: {
-      mean: latencies.length ? latencies.reduce((sum, v) => sum + v, 0) / latencies.length : 0,
-      p50: percentile(latencies, 50),
-      p90: percentile(latencies, 90),
-      p99: percentile(latencies, 99),
-      max: latencies.at(-1) ?? 0,
-    },
+    latency: latencySummary(latencies),
     non2xx: result.non2xx,
     statusCodes,
     errors: result.errors,
@@ -97,8 +90,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): number {
+/** Mean, nearest-rank percentiles and maximum of timings in ms, in any order (the scenarios that time their own work use it too). */
+export function latencySummary(values: readonly number[]): LoadResult['latency'] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    mean: sorted.length ? sorted.reduce((sum, v) => sum + v, 0) / sorted.length : 0,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? 0,
+  };
+}
+
+/** Nearest-rank percentile of sorted values (0 for none). */
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;

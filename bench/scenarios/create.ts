@@ -1,4 +1,4 @@
-import type { LoadResult } from '../lib/load.js';
+import { latencySummary, type LoadResult } from '../lib/load.js';
 import { check, keysProblem, preview, sortsProblem, type Budget, type Check, type Scenario } from '../lib/scenario.js';
 
 const CARDS = 1_000;
@@ -17,9 +17,6 @@ const maxTotalMs = (limitMs: number): Budget => ({
   unit: 'ms',
   measure: (r) => r.seconds * 1000,
 });
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /**
  * One script creating cards one by one, each waiting for the last: no two
@@ -51,19 +48,12 @@ export const create: Scenario<CreateSeed> = {
     const endUs = Number(process.hrtime.bigint() / 1000n);
     api.close();
     const seconds = (endUs - startUs) / 1e6;
-    const sorted = [...latencies].sort((a, b) => a - b);
     return {
       connections: 1,
       seconds,
       total: CARDS,
       requestsPerSecond: CARDS / seconds,
-      latency: {
-        mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
-        p50: percentile(sorted, 50),
-        p90: percentile(sorted, 90),
-        p99: percentile(sorted, 99),
-        max: sorted[sorted.length - 1] ?? 0,
-      },
+      latency: latencySummary(latencies),
       non2xx: 0,
       statusCodes,
       errors: 0,

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../src/shared/events.js';
-import type { LoadResult } from '../lib/load.js';
+import { latencySummary, percentile, type LoadResult } from '../lib/load.js';
 import { check, maxP99, type Scenario } from '../lib/scenario.js';
 
 const MOVES = 100;
@@ -21,11 +21,6 @@ interface FanoutSeed {
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /**
  * N viewers (the `--connections`, 1000 by default) subscribed to one board
@@ -103,24 +98,16 @@ export const fanout: Scenario<FanoutSeed> = {
         fromSend.push(at - seed.sent[k]!);
       });
     }
-    delays.sort((a, b) => a - b);
     fromSend.sort((a, b) => a - b);
     seed.fromSend = { p50: percentile(fromSend, 50), p99: percentile(fromSend, 99), max: fromSend.at(-1) ?? 0 };
     const delivered = delays.length;
     for (const socket of seed.viewers) socket.terminate();
-    const mean = delivered === 0 ? 0 : delays.reduce((a, b) => a + b, 0) / delivered;
     return {
       connections,
       seconds,
       total: delivered,
       requestsPerSecond: MOVES / seconds,
-      latency: {
-        mean,
-        p50: percentile(delays, 50),
-        p90: percentile(delays, 90),
-        p99: percentile(delays, 99),
-        max: delays.at(-1) ?? 0,
-      },
+      latency: latencySummary(delays),
       non2xx: failed,
       statusCodes,
       errors: connections * MOVES - delivered,

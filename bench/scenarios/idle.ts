@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { LoadResult } from '../lib/load.js';
+import { latencySummary, type LoadResult } from '../lib/load.js';
 import { check, type Budget, type Scenario } from '../lib/scenario.js';
 
 /** Issue 14: an idle server holds less than this. */
@@ -84,11 +84,6 @@ const describe = (s: Settled) =>
   `${mib(s.rss.total)} (anon ${mib(s.rss.anon)}, file ${mib(s.rss.file)}, shmem ${mib(s.rss.shmem)}; ` +
   `${s.steady ? 'settled' : 'STILL MOVING'} after ${(s.waitedMs / 1000).toFixed(1)} s; ${mib(s.first.total)} at first)`;
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /**
  * The resident memory of a server that is up but idle: after start-up (and
  * the runner's sign-up) has settled, and again after a few rounds of what a
@@ -150,7 +145,6 @@ export const idle: Scenario<IdleSeed> = {
     const afterRequests = await settle(serverPid, seconds * 1000);
     log(`RSS after ${answers.length} typical requests: ${describe(afterRequests)}`);
 
-    const sorted = [...latencies].sort((a, b) => a - b);
     const statusCodes: Record<string, number> = {};
     for (const a of answers) statusCodes[a.status] = (statusCodes[a.status] ?? 0) + 1;
     const result: LoadResult = {
@@ -158,13 +152,7 @@ export const idle: Scenario<IdleSeed> = {
       seconds: wallSeconds,
       total: answers.length,
       requestsPerSecond: answers.length / Math.max(wallSeconds, 0.001),
-      latency: {
-        mean: sorted.reduce((sum, n) => sum + n, 0) / Math.max(sorted.length, 1),
-        p50: percentile(sorted, 50),
-        p90: percentile(sorted, 90),
-        p99: percentile(sorted, 99),
-        max: sorted.at(-1) ?? 0,
-      },
+      latency: latencySummary(latencies),
       non2xx: answers.filter((a) => a.status < 200 || a.status > 299).length,
       statusCodes,
       errors: 0,

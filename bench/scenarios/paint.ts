@@ -3,10 +3,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { CHROMIUM, launchBrowser } from '../../e2e/browser.js';
+import { CHROMIUM, cookieFor, dragByMouse, launchBrowser, newPage, openBoard } from '../../e2e/browser.js';
 import { ensureWebBuilt } from '../../e2e/web-build.js';
 import { projectRoot } from '../../src/server/version.js';
-import type { LoadResult } from '../lib/load.js';
+import { latencySummary, percentile, type LoadResult } from '../lib/load.js';
 import { check, type Budget, type Scenario } from '../lib/scenario.js';
 
 const AREAS = 5;
@@ -48,8 +48,10 @@ interface PaintFigures {
 // The figures of each run, kept beside its LoadResult (which has no place for them).
 const figures = new WeakMap<LoadResult, PaintFigures>();
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-const warmPainted = (r: LoadResult) => median(figures.get(r)?.warm.map((w) => w.painted) ?? []);
+const warmPainted = (r: LoadResult) => {
+  const f = figures.get(r);
+  return f ? latencySummary(f.warm.map((w) => w.painted)).p50 : Number.NaN;
+};
 
 const budgets: Budget[] = [
   { label: 'first cards painted (warm median)', kind: 'max', limit: 1_500, unit: 'ms', measure: warmPainted },
@@ -113,15 +115,8 @@ export const paint: Scenario<PaintSeed> = {
     const startUs = Number(process.hrtime.bigint() / 1000n);
     const started = performance.now();
     try {
-      const context = await browser.newContext({
-        baseURL: baseUrl,
-        viewport: { width: 1400, height: 900 },
-        deviceScaleFactor: 1,
-      });
-      const [name, ...value] = api.cookie.split('=');
-      await context.addCookies([{ name: name!, value: value.join('='), url: baseUrl }]);
-      const page = await context.newPage();
-      page.setDefaultTimeout(60_000);
+      const { page, context } = await newPage(browser, baseUrl);
+      await context.addCookies([cookieFor(api, baseUrl)]);
       // Cold: nothing cached in the browser yet. Then warm loads, as when coming back to the board.
       const cold = await loadBoard(page, boardId);
       const warm: Load[] = [];
@@ -135,20 +130,14 @@ export const paint: Scenario<PaintSeed> = {
         `drag across 400-card areas: ${drag.frames} frames, median ${drag.medianFrame.toFixed(1)} ms, p95 ${drag.p95Frame.toFixed(1)} ms, ` +
           `longest ${drag.longestFrame.toFixed(1)} ms, long tasks ${drag.longTasks}; drop to the next paint ${drag.dropToPlaced.toFixed(0)} ms`,
       );
-      const loads = [cold, ...warm].map((l) => l.painted).sort((a, b) => a - b);
+      const loads = [cold, ...warm].map((l) => l.painted);
       const seconds = (performance.now() - started) / 1000;
       const result: LoadResult = {
         connections: 1,
         seconds,
         total: loads.length,
         requestsPerSecond: loads.length / seconds,
-        latency: {
-          mean: loads.reduce((sum, n) => sum + n, 0) / loads.length,
-          p50: median(loads),
-          p90: loads.at(-1)!,
-          p99: loads.at(-1)!,
-          max: loads.at(-1)!,
-        },
+        latency: latencySummary(loads),
         non2xx: 0,
         statusCodes: {},
         errors: 0,
@@ -185,8 +174,7 @@ export const paint: Scenario<PaintSeed> = {
 
 /** Navigates to the board; answers when the first cards of every area were painted and when all the tiles were in the page. */
 async function loadBoard(page: Page, boardId: number): Promise<Load> {
-  await page.goto(`/board/${boardId}`, { waitUntil: 'commit' });
-  await page.waitForFunction(() => performance.getEntriesByName('tavla:cards-painted').length > 0);
+  await openBoard(page, boardId);
   const complete = await page.waitForFunction(
     (total) => (document.querySelectorAll('[data-card-id]').length >= total ? performance.now() : false),
     CARDS,
@@ -217,21 +205,15 @@ async function dragAndMeasure(page: Page): Promise<Drag> {
   const cardId = (await source.getAttribute('data-card-id'))!;
   const from = (await source.boundingBox())!;
   const target = (await areas.nth(2).locator('[data-card-id]').nth(3).boundingBox())!;
-  await page.mouse.move(from.x + 30, from.y + 10);
-  await page.mouse.down();
-  const steps = 40;
-  for (let i = 1; i <= steps; i++) {
-    const x = from.x + 30 + ((target.x + 30 - (from.x + 30)) * i) / steps;
-    const y = from.y + 10 + ((target.y + 5 - (from.y + 10)) * i) / steps;
-    await page.mouse.move(x, y);
-  }
-  await page.evaluate(() => {
-    const w = window as unknown as { __drop?: number };
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (entry.name === 'drop') w.__drop = entry.duration;
-    }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
-  });
-  await page.mouse.up();
+  // The Event Timing API measures the drop from the event to the next paint after its handlers ran.
+  await dragByMouse(page, from, target, () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __drop?: number };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (entry.name === 'drop') w.__drop = entry.duration;
+      }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+    }),
+  );
   await page.waitForFunction(
     (id) => document.querySelectorAll('section[data-area-id]')[2]!.querySelector(`[data-card-id="${id}"]`) !== null,
     cardId,
@@ -248,12 +230,11 @@ async function dragAndMeasure(page: Page): Promise<Drag> {
     return { frames: w.__frames.slice(1), longTasks: w.__longTasks };
   });
   const sorted = [...frames].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return {
     cardId,
     frames: sorted.length,
-    medianFrame: at(0.5),
-    p95Frame: at(0.95),
+    medianFrame: percentile(sorted, 50),
+    p95Frame: percentile(sorted, 95),
     longestFrame: sorted.at(-1) ?? 0,
     longTasks,
     dropToPlaced,

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '../../src/shared/events.js';
 import { RoundRobinProxy } from '../../test/round-robin-proxy.js';
 import { Api } from '../lib/api.js';
-import type { LoadResult } from '../lib/load.js';
+import { latencySummary, type LoadResult } from '../lib/load.js';
 import { check, maxP99, type Scenario } from '../lib/scenario.js';
 import { startServers, type RunningServer } from '../lib/server.js';
 
@@ -29,11 +29,6 @@ interface ScaleoutSeed {
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 /**
  * Three server processes on one PostgreSQL database behind a round-robin
@@ -136,24 +131,16 @@ export const scaleout: Scenario<ScaleoutSeed> = {
         if (answered !== undefined) delays.push(Math.max(0, at - answered));
       }
     }
-    delays.sort((a, b) => a - b);
     const delivered = delays.length;
     for (const socket of seed.viewers) socket.terminate();
     await seed.proxy.close();
     seed.extraExits = await Promise.all(seed.extra.map((s) => s.stop()));
-    const mean = delivered === 0 ? 0 : delays.reduce((a, b) => a + b, 0) / delivered;
     return {
       connections,
       seconds,
       total: delivered,
       requestsPerSecond: MOVES / seconds,
-      latency: {
-        mean,
-        p50: percentile(delays, 50),
-        p90: percentile(delays, 90),
-        p99: percentile(delays, 99),
-        max: delays.at(-1) ?? 0,
-      },
+      latency: latencySummary(delays),
       non2xx: failed,
       statusCodes,
       errors: connections * MOVES - delivered,
