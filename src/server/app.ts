@@ -40,6 +40,10 @@ import { registerValidation } from './http/validation.js';
 import { fastifyTrustProxy } from './http/trust-proxy.js';
 import { logSerializers } from './http/log-redaction.js';
 import { createJobRunner } from './jobs/index.js';
+import { registerArchiveJobs } from './features/archive/jobs.js';
+import { registerNotificationJobs } from './features/notifications/jobs.js';
+import { registerSharingJobs } from './features/sharing/jobs.js';
+import { registerWebhookJobs } from './features/webhooks/jobs.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
@@ -98,6 +102,9 @@ export async function buildApp({
   });
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
+  for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {
+    register(jobs, deps);
+  }
   app.decorate('jobs', jobs);
   app.addHook('onClose', async () => {
     await jobs.stop();

@@ -42,6 +42,10 @@ export interface Config {
   oidc: OidcConfig | null;
   /** Webhooks may reach loopback and private addresses (a receiver on the same host or network). */
   webhookAllowPrivate: boolean;
+  /** Deliveries one process sends at once (to different webhooks: each webhook gets one at a time). */
+  webhookConcurrency: number;
+  /** A receiver answering slower than this counts a failure toward the webhook's turning off, even with a 2xx. */
+  webhookSlowMs: number;
 }
 
 export interface OidcConfig {
@@ -147,6 +151,9 @@ export function loadConfig(env: Env = process.env): Config {
     exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),
     exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
     webhookAllowPrivate: flag('WEBHOOK_ALLOW_PRIVATE', false),
+    webhookConcurrency: integer('WEBHOOK_CONCURRENCY', 4, 1, 64),
+    // Below the delivery timeout (10 s), or it would never count anything the timeout does not.
+    webhookSlowMs: integer('WEBHOOK_SLOW_MS', 5000, 100, 9999),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

@@ -255,6 +255,8 @@ export interface JobTable {
   lastError: string | null;
   doneAt: NullableTimestamp;
   createdAt: Timestamp;
+  /** Jobs of one lane run one at a time (jobs/jobs.repository.ts); null for none. */
+  lane: string | null;
 }
 
 export interface AccountMailTable {

@@ -1,40 +1,29 @@
 import { pruneSignInFailures } from '../auth/lockout.js';
 import type { Deps } from '../deps.js';
-import { purgeArchived } from '../features/archive/retention.js';
-import { pruneInviteLimits } from '../features/sharing/invite-limits.js';
-import { sendDigests } from '../features/notifications/digest.js';
-import { fireDueReminders } from '../features/notifications/reminders.js';
+import { pruneIdempotencyKeys } from '../http/idempotency.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { pruneEvents } from '../realtime/event-log.js';
-import { pruneIdempotencyKeys } from '../http/idempotency.js';
-import { runDelivery } from '../features/webhooks/deliver.js';
-import { DELIVERY_JOB } from '../features/webhooks/queue.js';
-import { pruneDeliveries } from '../features/webhooks/retention.js';
 import { JobRunner, type Clock } from './runner.js';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
-/** The runner with every kind of job the service has. */
+/** Mail leaves through its own queue: whatever else is slow, an invitation or reset link goes out at once. */
+export const MAIL_QUEUE = 'mail';
+const MAIL_CONCURRENCY = 2;
+
+/**
+ * The runner with the core's jobs: mail, and the pruning of what the core
+ * keeps (events, sign-in failures, idempotency keys). Features register
+ * their own kinds (`RegisterJobs`, called by app.ts), so nothing here knows of them.
+ */
 export function createJobRunner(deps: Deps, mailer: Mailer, clock?: Clock): JobRunner {
   const runner = new JobRunner(deps.database, deps.log, clock);
-  runner.register('mail', async ({ payload }) => mailer.send(payload as unknown as Mail));
-  runner.register('due-reminders', async ({ now }) => void (await fireDueReminders(deps, now)), MINUTE);
-  runner.register('digest', async ({ now }) => void (await sendDigests(deps, now)), 15 * MINUTE);
-  if (deps.config.archiveRetentionDays > 0)
-    runner.register('archive-retention', async ({ now }) => void (await purgeArchived(deps, now)), 24 * 60 * MINUTE);
-  runner.register('prune-invite-limits', async ({ now }) => pruneInviteLimits(deps.database.db, now), 6 * 60 * MINUTE);
-  runner.register('prune-events', async ({ now }) => void (await pruneEvents(deps.database.db, now)), 6 * 60 * MINUTE);
-  runner.register(
-    'prune-signin-failures',
-    async ({ now }) => void (await pruneSignInFailures(deps.database.db, now)),
-    60 * MINUTE,
-  );
-  runner.register('prune-idempotency', async ({ now }) => void (await pruneIdempotencyKeys(deps.database.db, now)), 60 * MINUTE);
-  runner.register(
-    'prune-webhook-deliveries',
-    async ({ now }) => void (await pruneDeliveries(deps.database.db, now)),
-    6 * 60 * MINUTE,
-  );
-  runner.register(DELIVERY_JOB, ({ payload, now }) => runDelivery(deps, Number(payload.deliveryId), now));
+  const { db } = deps.database;
+  runner.defineQueue(MAIL_QUEUE, { concurrency: MAIL_CONCURRENCY });
+  runner.register('mail', async ({ payload }) => mailer.send(payload as unknown as Mail), { queue: MAIL_QUEUE });
+  runner.register('prune-events', async ({ now }) => void (await pruneEvents(db, now)), { every: 6 * HOUR });
+  runner.register('prune-signin-failures', async ({ now }) => void (await pruneSignInFailures(db, now)), { every: HOUR });
+  runner.register('prune-idempotency', async ({ now }) => void (await pruneIdempotencyKeys(db, now)), { every: HOUR });
   return runner;
 }

@@ -7,10 +7,14 @@ import { REDACTED } from '../../realtime/event-log.js';
 import { notify } from '../notifications/notifications.service.js';
 import { sendDelivery, type SendResult } from './send.js';
 import {
+  boardOfWebhook,
+  countFailure,
+  deactivateWebhook,
   eventOf,
   findDelivery,
   findWebhook,
   pendingAhead,
+  resetFailures,
   updateDelivery,
   type DeliveryRow,
   type WebhookRow,
@@ -21,7 +25,7 @@ export const FIRST_RETRY_MS = 30_000;
 const LONGEST_WAIT_MS = 3600_000;
 /** A delivery is retried until this long after it was made, then given up. */
 export const RETRY_WINDOW_MS = 24 * 3600_000;
-/** Failed attempts in a row (over all its deliveries) after which a webhook turns inactive. */
+/** Failed (or slow) attempts in a row, over all its deliveries, after which a webhook turns inactive. */
 export const FAILURE_LIMIT = 50;
 /** A delivery queued behind another looks again this long after that one's next attempt. */
 const QUEUE_STEP_MS = 1000;
@@ -35,7 +39,9 @@ const time = (value: Date | string) => Date.parse(toIso(value));
  * version order: one waits while an older one of its webhook is still
  * pending (being sent, or waiting for its retry), and goes once that one is
  * delivered or given up. So there is at most one request in flight per
- * webhook, whichever process runs the jobs, and a failing receiver holds the
+ * webhook, whichever process runs the jobs (the webhook's lane in the runner
+ * keeps a process from even starting a second one; this check is what holds
+ * across processes), and a failing receiver holds the
  * rest back until it answers or the older delivery is given up. Each job
  * runs on one process at a time (the runner's lease); a process that dies
  * mid-send leaves the delivery pending and its job comes back: the receiver
@@ -83,7 +89,13 @@ export async function runDelivery(deps: ServiceDeps, deliveryId: number, now: Da
   return retryAt ? { runAgainAt: retryAt } : undefined;
 }
 
-/** Stores the outcome of one attempt; answers when to try again, if the delivery is still pending. */
+/**
+ * Stores the outcome of one attempt; answers when to try again, if the
+ * delivery is still pending. A receiver that answers 2xx but slower than
+ * WEBHOOK_SLOW_MS got its delivery, yet the answer counts toward the
+ * webhook's failures in a row like a failed one: one that keeps a delivery
+ * slot busy for seconds at every event is turned off like one that fails.
+ */
 async function record(
   deps: ServiceDeps,
   hook: WebhookRow,
@@ -94,25 +106,25 @@ async function record(
   const { db } = deps.database;
   const attempts = delivery.attempts + 1;
   const at = now.toISOString();
+  const slow = result.ok && result.elapsedMs > deps.config.webhookSlowMs;
   const after: Array<() => Promise<void>> = [];
   const retryAt = await db.transaction().execute(async (trx) => {
-    const outcome = { attempts, responseStatus: result.status, lastError: result.error?.slice(0, 500) ?? null };
+    const note = slow ? `answered after ${result.elapsedMs} ms (slow above ${deps.config.webhookSlowMs} ms)` : result.error;
+    const outcome = { attempts, responseStatus: result.status, lastError: note?.slice(0, 500) ?? null };
     if (result.ok) {
       await updateDelivery(trx, delivery.id, { ...outcome, status: 'delivered', deliveredAt: at });
-      await trx.updateTable('webhooks').set({ failures: 0 }).where('id', '=', hook.id).execute();
-      return undefined;
+      if (!slow) {
+        await resetFailures(trx, hook.id);
+        return undefined;
+      }
     }
-    const counted = await trx
-      .updateTable('webhooks')
-      .set((eb) => ({ failures: eb('failures', '+', 1) }))
-      .where('id', '=', hook.id)
-      .returning(['failures', 'active'])
-      .executeTakeFirst();
+    const counted = await countFailure(trx, hook.id);
     if (counted && counted.active === 1 && counted.failures >= FAILURE_LIMIT) {
-      await updateDelivery(trx, delivery.id, outcome);
+      if (!result.ok) await updateDelivery(trx, delivery.id, outcome);
       await deactivate(trx, deps, hook, (work) => after.push(work));
       return undefined;
     }
+    if (result.ok) return undefined;
     const deadline = time(delivery.createdAt) + RETRY_WINDOW_MS;
     if (now.getTime() >= deadline) {
       await updateDelivery(trx, delivery.id, { ...outcome, status: 'failed' });
@@ -128,18 +140,8 @@ async function record(
 
 /** Turns a webhook off after too many failures: its pending deliveries are given up and the board's owner is told. */
 async function deactivate(trx: Db, deps: ServiceDeps, hook: WebhookRow, afterCommit: (work: () => Promise<void>) => void) {
-  await trx.updateTable('webhooks').set({ active: 0 }).where('id', '=', hook.id).execute();
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed' })
-    .where('webhookId', '=', hook.id)
-    .where('status', '=', 'pending')
-    .execute();
-  const board = await trx
-    .selectFrom('boards')
-    .select(['id', 'name', 'ownerId'])
-    .where('id', '=', hook.boardId)
-    .executeTakeFirst();
+  await deactivateWebhook(trx, hook.id);
+  const board = await boardOfWebhook(trx, hook.boardId);
   if (!board) return;
   await notify({ trx, dialect: deps.database.dialect, afterCommit }, deps, {
     recipients: [board.ownerId],

@@ -4,10 +4,18 @@ import type { BoardEvent } from '../../../shared/events.js';
 import { insertDeliveries, type ActiveWebhook } from './webhooks.repository.js';
 
 export const DELIVERY_JOB = 'webhook-delivery';
+/** The runner's queue the deliveries take their slots in (WEBHOOK_CONCURRENCY of them). */
+export const WEBHOOKS_QUEUE = 'webhooks';
 
-/** Puts the job that sends one delivery in the queue (in the caller's transaction). */
-export const enqueueDelivery = (db: Db, deliveryId: number, at: Date) =>
-  enqueue(db, DELIVERY_JOB, `${DELIVERY_JOB}:${deliveryId}`, { deliveryId }, at);
+/**
+ * Puts the job that sends one delivery in the queue (in the caller's
+ * transaction), in its webhook's lane: the runner starts no delivery of a
+ * webhook while another of its deliveries is being sent.
+ */
+export const enqueueDelivery = (db: Db, delivery: { id: number; webhookId: number }, at: Date) =>
+  enqueue(db, DELIVERY_JOB, `${DELIVERY_JOB}:${delivery.id}`, { deliveryId: delivery.id }, at, {
+    lane: `webhook:${delivery.webhookId}`,
+  });
 
 /**
  * Called by the write path in the transaction that records a board's events,
@@ -37,5 +45,5 @@ export async function queueWebhookDeliveries(
       })),
   );
   if (rows.length === 0) return;
-  for (const { id } of await insertDeliveries(trx, rows)) await enqueueDelivery(trx, id, now);
+  for (const delivery of await insertDeliveries(trx, rows)) await enqueueDelivery(trx, delivery, now);
 }

@@ -20,6 +20,8 @@ export interface SendResult {
   /** The receiver's status, or null when there was no answer. */
   status: number | null;
   error: string | null;
+  /** From the start of the name's lookup to the end of the answer (or the failure). */
+  elapsedMs: number;
 }
 
 export interface Outgoing {
@@ -41,6 +43,8 @@ export interface Outgoing {
  * not followed; anything but a 2xx answer within the timeout is a failure.
  */
 export async function sendDelivery(out: Outgoing): Promise<SendResult> {
+  const started = performance.now();
+  const elapsedMs = () => Math.round(performance.now() - started);
   let url: URL;
   let pinned: LookupFunction;
   try {
@@ -52,17 +56,17 @@ export async function sendDelivery(out: Outgoing): Promise<SendResult> {
       else callback(null, targets[0]!.address, targets[0]!.family);
     };
   } catch (error) {
-    return { ok: false, status: null, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, status: null, error: error instanceof Error ? error.message : String(error), elapsedMs: elapsedMs() };
   }
   const client = url.protocol === 'https:' ? https : http;
   const timeoutMs = out.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   return new Promise<SendResult>((resolve) => {
     let settled = false;
-    const finish = (result: SendResult) => {
+    const finish = (result: Omit<SendResult, 'elapsedMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(result);
+      resolve({ ...result, elapsedMs: elapsedMs() });
     };
     const request = client.request(
       url,
@@ -96,7 +100,10 @@ export async function sendDelivery(out: Outgoing): Promise<SendResult> {
       finish({ ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s` });
       request.destroy();
     }, timeoutMs);
-    request.on('error', (error) => finish({ ok: false, status: null, error: error.message }));
+    // The code only: a connection error's message names the address connected to.
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, status: null, error: `connection failed (${error.code ?? 'error'})` }),
+    );
     request.end(out.body);
   });
 }

@@ -15,10 +15,20 @@ export function verifySignature(secret: string, header: string | undefined, body
   return timingSafeEqual(expected, Buffer.from(match[2]!, 'hex'));
 }
 
-/** A real HTTP receiver on 127.0.0.1 for the tests: it records every request and answers with `status()`. */
+/**
+ * A real HTTP receiver on 127.0.0.1 for the tests: it records every request
+ * and answers with `status()`, after `delayMs`, or (with `hold`) only once
+ * the test calls `release()`. It counts the requests it has not answered yet.
+ */
 export class Receiver {
   readonly received: Received[] = [];
   status: (request: Received) => number = () => 200;
+  delayMs = 0;
+  hold = false;
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
+  readonly #held: Array<() => void> = [];
   readonly #server: Server;
 
   private constructor(server: Server) {
@@ -34,7 +44,15 @@ export class Receiver {
       req.on('end', () => {
         const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
         receiver.received.push(request);
-        res.writeHead(receiver.status(request)).end('ok');
+        receiver.inFlight++;
+        receiver.maxInFlight = Math.max(receiver.maxInFlight, receiver.inFlight);
+        const answer = () => {
+          receiver.inFlight--;
+          res.writeHead(receiver.status(request)).end('ok');
+        };
+        if (receiver.hold) receiver.#held.push(answer);
+        else if (receiver.delayMs > 0) setTimeout(answer, receiver.delayMs);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,11 +63,18 @@ export class Receiver {
     return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/hook`;
   }
 
+  /** Answers the held requests (all, or the first `count`), oldest first. */
+  release(count = this.#held.length): void {
+    for (const answer of this.#held.splice(0, count)) answer();
+  }
+
   bodies(): Array<Record<string, unknown>> {
     return this.received.map((r) => JSON.parse(r.body) as Record<string, unknown>);
   }
 
   close(): Promise<void> {
+    this.hold = false;
+    this.release();
     this.#server.closeAllConnections();
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }

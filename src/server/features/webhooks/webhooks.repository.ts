@@ -54,7 +54,7 @@ export const parseActiveWebhooks = (text: string): ActiveWebhook[] => JSON.parse
 export const insertDeliveries = (
   db: Db,
   rows: Array<{ webhookId: number; boardId: number; version: number; event: string; nextAttemptAt: string; createdAt: string }>,
-) => db.insertInto('webhook_deliveries').values(rows).returning('id').execute();
+) => db.insertInto('webhook_deliveries').values(rows).returning(['id', 'webhookId']).execute();
 
 export const findDelivery = (db: Db, id: number) =>
   db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
@@ -101,3 +101,41 @@ export const updateDelivery = (
     deliveredAt?: string;
   },
 ) => db.updateTable('webhook_deliveries').set(values).where('id', '=', id).where('status', '=', 'pending').execute();
+
+/** A success that came in time: the webhook's count of failures in a row starts again. */
+export const resetFailures = (db: Db, id: number) =>
+  db.updateTable('webhooks').set({ failures: 0 }).where('id', '=', id).execute();
+
+/** Counts one more failure (or slow answer) in a row; answers the new count and whether the webhook is still active. */
+export const countFailure = (db: Db, id: number) =>
+  db
+    .updateTable('webhooks')
+    .set((eb) => ({ failures: eb('failures', '+', 1) }))
+    .where('id', '=', id)
+    .returning(['failures', 'active'])
+    .executeTakeFirst();
+
+/** Turns a webhook off and gives up its pending deliveries. */
+export async function deactivateWebhook(db: Db, id: number): Promise<void> {
+  await db.updateTable('webhooks').set({ active: 0 }).where('id', '=', id).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed' })
+    .where('webhookId', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** The board a webhook belongs to, as its owner's notification names it. */
+export const boardOfWebhook = (db: Db, boardId: number) =>
+  db.selectFrom('boards').select(['id', 'name', 'ownerId']).where('id', '=', boardId).executeTakeFirst();
+
+/** Forgets finished deliveries made before `cutoff` (an ISO time); answers how many. */
+export async function pruneFinishedDeliveries(db: Db, cutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', '!=', 'pending')
+    .where('createdAt', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -125,7 +125,7 @@ export async function redeliver(deps: ServiceDeps, actor: Actor, deliveryId: num
         createdAt: now.toISOString(),
       },
     ]);
-    await enqueueDelivery(trx, created!.id, now);
+    await enqueueDelivery(trx, { id: created!.id, webhookId: hook.id }, now);
     return presentDelivery((await repo.findDelivery(trx, created!.id))!);
   });
 }

@@ -358,11 +358,34 @@ eachDialect('webhooks: addresses', (t) => {
       'http://[fd00:ec2::254]/',
       'http://[ff02::1]/',
       'http://224.0.0.1/',
+      'http://[::ffff:808:808]/',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[64:ff9b:1::a9fe:a9fe]/',
+      'http://[64:ff9b:1::808:808]/',
+      'http://[2002:a00:1::]/',
+      'http://[2001::a9fe:a9fe]/',
     ];
     for (const url of urls) {
       const res = await create(t, owner, { boardId: board.id, url });
       expect([url, res.statusCode]).toEqual([url, 400]);
     }
+    expect(await t.db.selectFrom('webhooks').selectAll().execute()).toEqual([]);
+  });
+
+  it('says the address is not allowed without naming what the name resolves to, nor whether it resolves', async () => {
+    const owner = await t.signUp();
+    const board = await t.createBoard(owner);
+    const local = await create(t, owner, { boardId: board.id, url: 'http://localhost:8080/hook' });
+    expect([local.statusCode, local.json()]).toEqual([
+      400,
+      { error: 'body: url: localhost is not allowed: webhooks may only be sent to hosts with public addresses' },
+    ]);
+    expect(local.body).not.toMatch(/127\.0\.0\.1|::1/);
+    const nowhere = await create(t, owner, { boardId: board.id, url: 'http://nowhere.invalid/hook' });
+    expect([nowhere.statusCode, nowhere.json()]).toEqual([
+      400,
+      { error: 'body: url: nowhere.invalid is not allowed: webhooks may only be sent to hosts with public addresses' },
+    ]);
     expect(await t.db.selectFrom('webhooks').selectAll().execute()).toEqual([]);
   });
 
@@ -374,7 +397,13 @@ eachDialect('webhooks: addresses', (t) => {
       // As if its name had resolved to a public address when it was added.
       await t.db
         .insertInto('webhooks')
-        .values({ boardId: board.id, url: receiver.url, events: null, secret: 's', createdAt: new Date().toISOString() })
+        .values({
+          boardId: board.id,
+          url: receiver.url.replace('127.0.0.1', 'localhost'),
+          events: null,
+          secret: 's',
+          createdAt: new Date().toISOString(),
+        })
         .execute();
       await createCard(t, owner, areas.A!.id as number, 'kept in');
       t.setTime(new Date());
@@ -382,7 +411,7 @@ eachDialect('webhooks: addresses', (t) => {
       expect(receiver.received).toHaveLength(0);
       const [delivery] = await t.db.selectFrom('webhook_deliveries').selectAll().execute();
       expect(delivery).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
-      expect(delivery!.lastError).toContain('may not reach');
+      expect(delivery!.lastError).toBe('localhost is not allowed: webhooks may only be sent to hosts with public addresses');
     } finally {
       t.setTime(null);
       await receiver.close();
