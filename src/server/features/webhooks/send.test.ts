@@ -131,6 +131,23 @@ describe('sending a delivery', () => {
     }
   });
 
+  it('records a failed connection by its code, without the address it tried', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const result = await sendDelivery({
+      url: `http://localhost:${port}/`,
+      body: '{}',
+      secret: 's',
+      event: 'card.created',
+      deliveryId: 1,
+      allowPrivate: true,
+      now: new Date(),
+    });
+    expect(result).toMatchObject({ ok: false, status: null, error: 'connection failed (ECONNREFUSED)' });
+  });
+
   it('refuses a private address unless allowed, without connecting', async () => {
     let hits = 0;
     const server = createServer((_req, res) => {
