@@ -3,7 +3,7 @@ import { createTestDatabase, dialects, type TestDatabase } from '../../../../tes
 import { account, healthy, start, stop, type ServerProcess } from '../../../../test/processes.js';
 import { Receiver, verifySignature } from './testing.js';
 
-/** Two real server processes on one PostgreSQL database, both running the job runner: every event reaches the receiver once, in order. */
+/** Two real server processes on one PostgreSQL database, both running the job runner: every event reaches the receiver once, in order, one at a time. */
 describe.runIf(dialects.includes('postgres'))('webhooks across processes [postgres]', () => {
   let database: TestDatabase;
   let receiver: Receiver;
@@ -44,6 +44,8 @@ describe.runIf(dialects.includes('postgres'))('webhooks across processes [postgr
     const { webhook } = await call(b.url, 'POST', '/api/data/webhook', { boardId: board.id, url: receiver.url });
 
     const count = 12;
+    // Answers that take a while, so that a second request of the webhook would overlap the first.
+    receiver.delayMs = 50;
     await Promise.all(
       Array.from({ length: count }, (_, i) =>
         call(i % 2 === 0 ? a.url : b.url, 'POST', '/api/data/card', { areaId: area.id, name: `card ${i}` }),
@@ -59,6 +61,8 @@ describe.runIf(dialects.includes('postgres'))('webhooks across processes [postgr
     );
 
     expect(receiver.received).toHaveLength(count);
+    // Each process has several delivery slots, yet the webhook never had two requests at once.
+    expect(receiver.maxInFlight).toBe(1);
     const ids = receiver.received.map((r) => r.headers['x-tavla-delivery']);
     expect(new Set(ids).size).toBe(count);
     const versions = receiver.bodies().map((body) => body.version as number);
