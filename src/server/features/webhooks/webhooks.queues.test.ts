@@ -57,7 +57,7 @@ eachDialect(
       slow.hold = true;
       const owner = await t.signUp();
       const { board, areas } = await seedBoard(t, owner, { A: [] });
-      const hooks = [];
+      const hooks: Array<{ id: number }> = [];
       for (let i = 0; i < CONCURRENCY + 2; i++) hooks.push(await addWebhook(t, owner, board.id, `${slow.url}?n=${i}`));
       await createCard(t, owner, areas.A!.id as number, 'for every receiver');
 
