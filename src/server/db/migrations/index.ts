@@ -38,18 +38,24 @@ const steps: Record<string, Step> = {
 };
 
 /**
- * Brings the schema up to date. Kysely's migrator holds a lock while it runs,
- * so several processes starting together on one PostgreSQL migrate once.
+ * Brings the schema up to date (or up to the step `upTo`, for testing what a
+ * later step does to data written before it). Kysely's migrator holds a lock
+ * while it runs, so several processes starting together on one PostgreSQL
+ * migrate once.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
-export async function migrate(db: Kysely<any>, dialect: DialectName | { name: DialectName }): Promise<void> {
+export async function migrate(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+  db: Kysely<any>,
+  dialect: DialectName | { name: DialectName },
+  upTo?: string,
+): Promise<void> {
   const t = columnTypes(typeof dialect === 'string' ? dialect : dialect.name);
   const migrations: Record<string, Migration> = {};
   for (const [name, step] of Object.entries(steps)) {
     migrations[name] = { up: (trx) => step.up(trx, t) };
   }
   const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : 'see the log above';
