@@ -25,7 +25,11 @@ export function fromAcceptLanguage(header: string | undefined): Language | null 
 }
 
 /** Whom a text is for decides its language: the account's, else what the request asks for, else the instance's. */
-export function readerLanguage(account: string | null | undefined, acceptLanguage: string | undefined, instance: Language): Language {
+export function readerLanguage(
+  account: string | null | undefined,
+  acceptLanguage: string | undefined,
+  instance: Language,
+): Language {
   if (isLanguage(account)) return account;
   return fromAcceptLanguage(acceptLanguage) ?? instance;
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../config.js';
 import { fromAcceptLanguage, readerLanguage } from './language.js';
-import { NOTIFICATION_TYPES, notificationText, readNotification, renderNotification, type NotificationData } from './notifications.js';
+import {
+  NOTIFICATION_TYPES,
+  notificationText,
+  readNotification,
+  renderNotification,
+  type NotificationData,
+} from './notifications.js';
 import { parseNotification } from './parse-notification.js';
 
 const due = '2026-05-06T07:08:00.000Z';

@@ -38,7 +38,12 @@ export async function up(untyped: Kysely<unknown>, _t: ColumnTypes): Promise<voi
       const type = row.type as NotificationType;
       const due = type === 'card_due' && row.cardId !== null ? await dueDatesOf(db, row.cardId) : [];
       const data = parseNotification(type, row.message, due);
-      if (data) await db.updateTable('notifications').set({ params: JSON.stringify(data.params) }).where('id', '=', row.id).execute();
+      if (data)
+        await db
+          .updateTable('notifications')
+          .set({ params: JSON.stringify(data.params) })
+          .where('id', '=', row.id)
+          .execute();
     }
   }
 }

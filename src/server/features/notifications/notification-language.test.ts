@@ -107,7 +107,9 @@ eachDialect(
       const german = await digestTo(greta);
       expect(german).toContain('Subject: 2 ungelesene Benachrichtigungen');
       expect(german).toContain('Du hast 2 ungelesene Benachrichtigungen:');
-      expect(german).toContain('• Olivia hat die Karte “Tomaten” auf “Garten” erstellt\n• Olivia hat das Board “Garten” mit dir geteilt');
+      expect(german).toContain(
+        '• Olivia hat die Karte “Tomaten” auf “Garten” erstellt\n• Olivia hat das Board “Garten” mit dir geteilt',
+      );
       expect(german).not.toContain('created the card');
       const english = await digestTo(eric);
       expect(english).toContain('Subject: 2 unread notifications');
