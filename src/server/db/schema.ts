@@ -237,6 +237,9 @@ export interface NotificationTable {
   type: string;
   boardId: number | null;
   cardId: number | null;
+  /** The type's parameters as JSON (i18n/notifications.ts); null on rows from before they were kept. */
+  params: string | null;
+  /** The text in the instance language when it was written: shown where the parameters cannot be read. */
   message: string;
   isRead: Generated<number>;
   actorId: string | null;

@@ -16,6 +16,7 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 /** Called on every 403 from a data route: the app checks whether the session is still there. */
@@ -35,14 +36,17 @@ export function withQuery(path: string, query?: Query): string {
 }
 
 /** One JSON request to the same origin, with the session cookie. */
-export async function api<T>(path: string, { method = 'GET', query, body, signal }: RequestOptions = {}): Promise<T> {
+export async function api<T>(path: string, { method = 'GET', query, body, signal, headers }: RequestOptions = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(withQuery(path, query), {
       method,
       credentials: 'same-origin',
-      headers:
-        body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });

@@ -15,6 +15,7 @@ import * as publicLinks from './0007-publink-public-links.js';
 import * as icalFeeds from './0007-mywork-ical-feeds.js';
 import * as cardSortKeys from './0008-card-sort-keys.js';
 import * as jobLanes from './0009-jobs-lanes.js';
+import * as notificationsAsData from './0009-notif-notifications-as-data.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -35,21 +36,28 @@ const steps: Record<string, Step> = {
   '0007-mywork-ical-feeds': icalFeeds,
   '0008-card-sort-keys': cardSortKeys,
   '0009-jobs-lanes': jobLanes,
+  '0009-notif-notifications-as-data': notificationsAsData,
 };
 
 /**
- * Brings the schema up to date. Kysely's migrator holds a lock while it runs,
- * so several processes starting together on one PostgreSQL migrate once.
+ * Brings the schema up to date (or up to the step `upTo`, for testing what a
+ * later step does to data written before it). Kysely's migrator holds a lock
+ * while it runs, so several processes starting together on one PostgreSQL
+ * migrate once.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
-export async function migrate(db: Kysely<any>, dialect: DialectName | { name: DialectName }): Promise<void> {
+export async function migrate(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+  db: Kysely<any>,
+  dialect: DialectName | { name: DialectName },
+  upTo?: string,
+): Promise<void> {
   const t = columnTypes(typeof dialect === 'string' ? dialect : dialect.name);
   const migrations: Record<string, Migration> = {};
   for (const [name, step] of Object.entries(steps)) {
     migrations[name] = { up: (trx) => step.up(trx, t) };
   }
   const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : 'see the log above';

@@ -13,9 +13,8 @@ import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
-import { texts } from '../../i18n/messages.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
-import { notify, type NotificationType } from '../notifications/notifications.service.js';
+import { notify, type NotificationData } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
@@ -119,13 +118,10 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     // A new card has no labels, assignees or reminders yet, and comes after every visible card.
     const card = presentCard(row, { position: visible, labels: [], assignees: [], reminders: [] });
     emit('card.created', { card });
-    await tellBoard(
-      scope,
-      deps,
-      card.id,
-      'card_created',
-      texts[deps.config.language].cardCreated({ actor: actor.name, card: name, board: board.name }),
-    );
+    await tellBoard(scope, deps, card.id, {
+      type: 'card_created',
+      params: { actor: actor.name, card: name, board: board.name },
+    });
     return card;
   });
 }
@@ -146,16 +142,14 @@ export async function tellBoard(
   scope: WriteScope,
   deps: ServiceDeps,
   cardId: number,
-  type: NotificationType,
-  message: string,
+  notification: NotificationData,
   recipients?: string[],
 ) {
   await notify(scope, deps, {
+    ...notification,
     recipients: recipients ?? (await scope.audience()),
-    type,
     boardId: scope.board.id,
     cardId,
-    message,
     actor: scope.actor,
   });
 }
@@ -201,14 +195,12 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
       // Only people on the board can be put on its cards: its audience, which the write has read already.
       const { added, removed } = await setAssignees(trx, new Set(await scope.audience()), card.id, people);
       for (const assigneeId of added) await record('assigned', { assigneeId });
-      const t = texts[deps.config.language];
       if (added.length > 0)
         await tellBoard(
           scope,
           deps,
           card.id,
-          'card_assigned',
-          t.cardAssigned({ actor: actor.name, card: changes.name ?? card.name }),
+          { type: 'card_assigned', params: { actor: actor.name, card: changes.name ?? card.name } },
           added,
         );
       for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
@@ -216,9 +208,10 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
     if (changes.status !== undefined && changes.status !== card.status) {
       await record('status', { done: changes.status === 1 });
-      const p = { actor: actor.name, card: changes.name ?? card.name };
-      const t = texts[deps.config.language];
-      await tellBoard(scope, deps, card.id, 'card_status_changed', changes.status === 1 ? t.cardDone(p) : t.cardReopened(p));
+      await tellBoard(scope, deps, card.id, {
+        type: 'card_status_changed',
+        params: { actor: actor.name, card: changes.name ?? card.name, done: changes.status === 1 },
+      });
     }
     if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
     if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
@@ -388,13 +381,10 @@ export async function moveCard(
     if (between) await recordMoveAhead(trx, cardId, actor.id, fromAreaId, toAreaId);
     const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
     if (between) {
-      const message = texts[deps.config.language].cardMoved({
-        actor: actor.name,
-        card: moved.name,
-        from: moved.fromName,
-        to: moved.toName,
+      await tellBoard(scope, deps, cardId, {
+        type: 'card_moved',
+        params: { actor: actor.name, card: moved.name, from: moved.fromName, to: moved.toName },
       });
-      await tellBoard(scope, deps, cardId, 'card_moved', message);
     }
     emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
   });

@@ -1,5 +1,4 @@
 import type { Card } from '../../../shared/api/cards.js';
-import { texts } from '../../i18n/messages.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdForWrite } from '../../access/policy.js';
 import type { Db } from '../../db/database.js';
@@ -92,8 +91,10 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
       await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
       const card = await loadCard(trx, row);
       emit('card.created', { card });
-      const message = texts[deps.config.language].cardCreated({ actor: actor.name, card: card.name, board: board.name });
-      await tellBoard(scope, deps, card.id, 'card_created', message);
+      await tellBoard(scope, deps, card.id, {
+        type: 'card_created',
+        params: { actor: actor.name, card: card.name, board: board.name },
+      });
       return card;
     });
   } catch (error) {

@@ -1,7 +1,6 @@
 import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { redactEvents } from '../../realtime/event-log.js';
-import { texts } from '../../i18n/messages.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
@@ -69,9 +68,9 @@ export async function createComment(deps: ServiceDeps, actor: Actor, input: Comm
     await notify(scope, deps, {
       recipients: await scope.audience(),
       type: 'comment',
+      params: { actor: actor.name, card: card.name, excerpt: excerpt(content) },
       boardId: board.id,
       cardId: card.id,
-      message: texts[deps.config.language].comment({ actor: actor.name, card: card.name, excerpt: excerpt(content) }),
       actor,
     });
     return comment;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { enqueue } from '../../jobs/runner.js';
+import { readerLanguage } from '../../i18n/language.js';
+import { notificationText } from '../../i18n/notifications.js';
 import { digestMail } from '../../mail/templates.js';
 import * as repo from './notifications.repository.js';
 
@@ -10,7 +12,7 @@ const MAX_LINES = 50;
 
 /**
  * Mails each account (that has not turned it off) its unread notifications
- * no digest carried yet. Claiming the account's hourly slot, marking the
+ * no digest carried yet, in the account's language (else the instance's). Claiming the account's hourly slot, marking the
  * notifications as mailed and queuing the mail happen in one transaction, so
  * a digest is never sent twice nor lost.
  */
@@ -30,8 +32,9 @@ export async function sendDigests(deps: Pick<Deps, 'database' | 'config'>, now: 
         pending.map((n) => n.id),
         now.toISOString(),
       );
-      const mail = digestMail(deps.config.language, account.email, {
-        messages: pending.slice(0, MAX_LINES).map((n) => n.message),
+      const language = readerLanguage(account.language, undefined, deps.config.language);
+      const mail = digestMail(language, account.email, {
+        messages: pending.slice(0, MAX_LINES).map((n) => notificationText(n, language)),
         total: pending.length,
         link: deps.config.baseUrl + '/',
       });

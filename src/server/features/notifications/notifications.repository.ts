@@ -13,6 +13,7 @@ const columns = [
   'notifications.type',
   'notifications.boardId',
   'notifications.cardId',
+  'notifications.params',
   'notifications.message',
   'notifications.isRead',
   'notifications.createdAt',
@@ -29,9 +30,25 @@ function selectNotifications(db: Db) {
 
 export type NotificationRow = Awaited<ReturnType<ReturnType<typeof selectNotifications>['execute']>>[number];
 
-/** Notifications by id with their recipients (`ids` must not be empty). */
-export function notificationsWithRecipients(db: Db, ids: number[]): Promise<Array<NotificationRow & { userId: string }>> {
-  return selectNotifications(db).select('notifications.userId').where('notifications.id', 'in', ids).execute();
+/** Notifications by id with their recipients and the recipients' languages (`ids` must not be empty). */
+export function notificationsWithRecipients(
+  db: Db,
+  ids: number[],
+): Promise<Array<NotificationRow & { userId: string; readerLanguage: string | null }>> {
+  return selectNotifications(db)
+    .innerJoin('user as reader', 'reader.id', 'notifications.userId')
+    .select(['notifications.userId', 'reader.language as readerLanguage'])
+    .where('notifications.id', 'in', ids)
+    .execute();
+}
+
+/** The language each account chose (null where none), for the accounts given (not empty). */
+export function languagesOf(db: Db, userIds: string[]): Promise<Array<{ id: string; language: string | null }>> {
+  return db.selectFrom('user').select(['id', 'language']).where('id', 'in', userIds).execute();
+}
+
+export async function languageOf(db: Db, userId: string): Promise<string | null> {
+  return (await db.selectFrom('user').select('language').where('id', '=', userId).executeTakeFirst())?.language ?? null;
 }
 
 /**
@@ -105,11 +122,14 @@ export async function markRead(
  */
 
 /** Accounts with unread notifications no digest carried yet, that have not turned the mails off. */
-export function accountsAwaitingDigest(db: Db, dialect: Dialect): Promise<Array<{ id: string; email: string }>> {
+export function accountsAwaitingDigest(
+  db: Db,
+  dialect: Dialect,
+): Promise<Array<{ id: string; email: string; language: string | null }>> {
   return db
     .selectFrom('notifications')
     .innerJoin('user', 'user.id', 'notifications.userId')
-    .select(['user.id', 'user.email'])
+    .select(['user.id', 'user.email', 'user.language'])
     .distinct()
     .where('notifications.isRead', '=', 0)
     .where('notifications.emailedAt', 'is', null)
@@ -138,10 +158,13 @@ export async function claimDigestSlot(db: Db, userId: string, now: string, slot:
 }
 
 /** The account's unread notifications not mailed yet, newest first. */
-export function undigested(db: Db, userId: string): Promise<Array<{ id: number; message: string }>> {
+export function undigested(
+  db: Db,
+  userId: string,
+): Promise<Array<{ id: number; type: string; params: string | null; message: string }>> {
   return db
     .selectFrom('notifications')
-    .select(['id', 'message'])
+    .select(['id', 'type', 'params', 'message'])
     .where('userId', '=', userId)
     .where('isRead', '=', 0)
     .where('emailedAt', 'is', null)

@@ -20,7 +20,7 @@ export function notificationRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary:
-          'My notifications, newest first; with unreadCards, only the ids of cards with unread ones; with unreadBoards (our addition), the ids of boards with unread ones',
+          'My notifications, newest first, their messages in my account’s language (else Accept-Language, else the instance’s); with unreadCards, only the ids of cards with unread ones; with unreadBoards (our addition), the ids of boards with unread ones',
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
           before: Type.Optional(Id),
@@ -43,7 +43,12 @@ export function notificationRoutes(app: FastifyInstance, deps: Deps): void {
       if (unreadCards !== undefined) return { cardIds: await unreadCardIds(db, request.actor.id, boardId) };
       // For the dashboard's dots: one question instead of one per board, board-level ones (invitations) included.
       if (unreadBoards !== undefined) return { boardIds: await unreadBoardIds(db, request.actor.id) };
-      return listNotifications(db, request.actor.id, { limit, before });
+      return listNotifications(
+        db,
+        request.actor.id,
+        { limit, before },
+        { acceptLanguage: request.headers['accept-language'], instance: deps.config.language },
+      );
     },
   );
 

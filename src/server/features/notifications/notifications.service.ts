@@ -4,20 +4,15 @@ import { nowIso, toIso } from '../../db/dialect.js';
 import type { Dialect } from '../../db/dialects/index.js';
 import type { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
+import type { Language } from '../../config.js';
+import { isLanguage, readerLanguage } from '../../i18n/language.js';
+import { notificationText, renderNotification, type NotificationData } from '../../i18n/notifications.js';
 import * as repo from './notifications.repository.js';
 import type { NotificationRow } from './notifications.repository.js';
 
 export const NOTIFICATIONS_CHANNEL = 'tavla_notifications';
 
-export type NotificationType =
-  | 'card_created'
-  | 'card_moved'
-  | 'card_status_changed'
-  | 'card_assigned'
-  | 'comment'
-  | 'card_due'
-  | 'invitation'
-  | 'webhook_disabled';
+export type { NotificationData, NotificationType } from '../../i18n/notifications.js';
 
 export interface NotifyContext {
   trx: Db;
@@ -30,22 +25,28 @@ export interface NotifyContext {
  * transaction of the change, and pushes them to the recipients' open
  * connections once it commits: announced to every process's listener where
  * there are several (PostgreSQL), else through the in-process bus.
+ *
+ * What is kept is the type and its parameters; each reader gets the text in
+ * their language when reading. The text in the instance language is stored
+ * beside them, for readers whose language is not known (the live push to an
+ * account that chose none) and for an older version reading the table.
  */
 export async function notify(
   ctx: NotifyContext,
-  deps: Pick<Deps, 'bus'>,
-  input: {
+  deps: Pick<Deps, 'bus' | 'config'>,
+  input: NotificationData & {
     recipients: string[];
-    type: NotificationType;
     boardId: number;
     cardId: number | null;
-    message: string;
     actor: Actor | null;
   },
 ): Promise<void> {
   const recipients = [...new Set(input.recipients)].filter((id) => id !== input.actor?.id);
   if (recipients.length === 0) return;
   const createdAt = nowIso();
+  const instance = deps.config.language;
+  const message = renderNotification(input, instance);
+  const params = JSON.stringify(input.params);
   const rows = await repo.insertNotifications(
     ctx.trx,
     recipients.map((userId) => ({
@@ -53,35 +54,37 @@ export async function notify(
       type: input.type,
       boardId: input.boardId,
       cardId: input.cardId,
-      message: input.message,
+      params,
+      message,
       actorId: input.actor?.id ?? null,
       createdAt,
     })),
   );
   if (await ctx.dialect.notify(ctx.trx, NOTIFICATIONS_CHANNEL, { ids: rows.map((r) => r.id) })) return;
-  const actor = input.actor;
-  const base = {
-    type: input.type,
-    boardId: input.boardId,
-    cardId: input.cardId,
-    message: input.message,
-    isRead: false,
-    createdAt,
+  const chosen = new Map((await repo.languagesOf(ctx.trx, recipients)).map((a) => [a.id, a.language]));
+  const textFor = (userId: string) => {
+    const language = chosen.get(userId);
+    return isLanguage(language) ? renderNotification(input, language) : message;
   };
+  const actor = input.actor;
+  const base = { type: input.type, boardId: input.boardId, cardId: input.cardId, isRead: false, createdAt };
   const extra = actor ? { actorName: actor.name, actorImage: actor.image, actorType: 'human' } : {};
   ctx.afterCommit(() => {
-    deps.bus.publishNotifications(rows.map((r) => ({ userId: r.userId, notification: { id: r.id, ...base, ...extra } })));
+    deps.bus.publishNotifications(
+      rows.map((r) => ({ userId: r.userId, notification: { id: r.id, ...base, message: textFor(r.userId), ...extra } })),
+    );
     return Promise.resolve();
   });
 }
 
-function present(row: NotificationRow): Notification {
+/** A stored notification as its reader sees it; `language` null shows the text stored in the instance language. */
+function present(row: NotificationRow, language: Language | null): Notification {
   const n: Notification = {
     id: row.id,
     type: row.type,
     boardId: row.boardId,
     cardId: row.cardId,
-    message: row.message,
+    message: notificationText(row, language),
     isRead: row.isRead === 1,
     createdAt: toIso(row.createdAt),
   };
@@ -90,17 +93,34 @@ function present(row: NotificationRow): Notification {
   return n;
 }
 
-/** Notifications by id with their recipients, for pushing (another process wrote them). */
+/**
+ * Notifications by id with their recipients, for pushing (another process
+ * wrote them), each in its recipient's language: the account's, else the
+ * instance's as it was stored (a push answers no request to take a language from).
+ */
 export async function notificationsByIds(db: Db, ids: number[]): Promise<Array<{ userId: string; notification: Notification }>> {
   if (ids.length === 0) return [];
   const rows = await repo.notificationsWithRecipients(db, ids);
-  return rows.map((row) => ({ userId: row.userId, notification: present(row) }));
+  return rows.map((row) => ({
+    userId: row.userId,
+    notification: present(row, isLanguage(row.readerLanguage) ? row.readerLanguage : null),
+  }));
 }
 
-/** The account's notifications, newest first; a page starts below `before` and knows whether more follow. */
-export async function listNotifications(db: Db, userId: string, page: { limit?: number; before?: number }) {
+/**
+ * The account's notifications, newest first; a page starts below `before`
+ * and knows whether more follow. The texts speak the account's language, else
+ * the one the request asks for (`Accept-Language`), else the instance's.
+ */
+export async function listNotifications(
+  db: Db,
+  userId: string,
+  page: { limit?: number; before?: number },
+  asked: { acceptLanguage: string | undefined; instance: Language },
+) {
+  const language = readerLanguage(await repo.languageOf(db, userId), asked.acceptLanguage, asked.instance);
   const rows = await repo.notificationsOf(db, userId, page);
   const hasMore = page.limit !== undefined && rows.length > page.limit;
   const unreadCount = await repo.countUnread(db, userId);
-  return { notifications: rows.slice(0, page.limit).map(present), hasMore, unreadCount };
+  return { notifications: rows.slice(0, page.limit).map((row) => present(row, language)), hasMore, unreadCount };
 }

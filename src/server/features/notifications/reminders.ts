@@ -1,6 +1,5 @@
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { formatDate, texts } from '../../i18n/messages.js';
 import { boardAudience } from '../../access/audience.js';
 import * as repo from './notifications.repository.js';
 import { notify, type NotifyContext } from './notifications.service.js';
@@ -45,13 +44,12 @@ async function notifyDue(
 ): Promise<void> {
   const audience = await boardAudience(ctx.trx, card.boardId);
   const assignees = (await repo.assigneesOf(ctx.trx, card.cardId)).filter((id) => audience.includes(id));
-  const language = deps.config.language;
   await notify(ctx, deps, {
     recipients: assignees.length > 0 ? assignees : audience,
     type: 'card_due',
+    params: { card: card.name, board: card.boardName, due },
     boardId: card.boardId,
     cardId: card.cardId,
-    message: texts[language].cardDue({ card: card.name, board: card.boardName, when: formatDate(due, language) }),
     actor: null,
   });
 }

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
-import { texts } from '../../i18n/messages.js';
 import { enqueue } from '../../jobs/runner.js';
 import { invitationMail } from '../../mail/templates.js';
 import { notify } from '../notifications/notifications.service.js';
@@ -89,9 +88,9 @@ async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account
     await notify(scope, deps, {
       recipients: [account.id],
       type: 'invitation',
+      params: { actor: actor.name, board: board.name },
       boardId: board.id,
       cardId: null,
-      message: texts[deps.config.language].invitation({ actor: actor.name, board: board.name }),
       actor,
     });
   }

@@ -1,7 +1,6 @@
 import { toIso } from '../../db/dialect.js';
 import type { Db } from '../../db/database.js';
 import type { ServiceDeps } from '../../deps.js';
-import { texts } from '../../i18n/messages.js';
 import type { JobOutcome } from '../../jobs/runner.js';
 import { REDACTED } from '../../realtime/event-log.js';
 import { notify } from '../notifications/notifications.service.js';
@@ -146,9 +145,9 @@ async function deactivate(trx: Db, deps: ServiceDeps, hook: WebhookRow, afterCom
   await notify({ trx, dialect: deps.database.dialect, afterCommit }, deps, {
     recipients: [board.ownerId],
     type: 'webhook_disabled',
+    params: { url: hook.url, board: board.name, failures: FAILURE_LIMIT },
     boardId: board.id,
     cardId: null,
-    message: texts[deps.config.language].webhookDisabled({ url: hook.url, board: board.name, failures: FAILURE_LIMIT }),
     actor: null,
   });
 }

@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import type { Notification } from '../../../shared/api/notifications.js';
-import { asNotification, markRead, notificationsQuery, prependNotification } from './data';
+import { asNotification, markRead, notificationKeys, notificationsQuery, prependNotification } from './data';
 import { formatWhen } from './time';
 import './notifications.css';
 
@@ -20,6 +20,14 @@ export function NotificationBell() {
   const [open, setOpen] = useState(false);
   const { data } = useInfiniteQuery(notificationsQuery);
   const count = data?.pages[0]?.unreadCount ?? 0;
+
+  // The server writes the texts in the reader's language: another language asks for them again.
+  const language = useRef(i18n.language);
+  useEffect(() => {
+    if (language.current === i18n.language) return;
+    language.current = i18n.language;
+    void qc.invalidateQueries({ queryKey: notificationKeys.list });
+  }, [i18n.language, qc]);
 
   useEffect(() => {
     if (!connection) return;

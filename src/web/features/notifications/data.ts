@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Notification } from '../../../shared/api/notifications.js';
 import { api } from '../../api/client';
+import i18n from '../../app/i18n';
 
 export interface NotificationPage {
   notifications: Notification[];
@@ -18,12 +19,17 @@ export const notificationKeys = {
   unreadBoards: ['notifications', 'unreadBoards'] as const,
 };
 
-/** The account's notifications, newest first, a page of 20 at a time anchored to the last id held. */
+/**
+ * The account's notifications, newest first, a page of 20 at a time anchored
+ * to the last id held. Their texts come in the account's language, else in the
+ * one asked for: the interface's, which need not be the browser's.
+ */
 export const notificationsQuery = infiniteQueryOptions({
   queryKey: notificationKeys.list,
   queryFn: ({ pageParam, signal }) =>
     api<NotificationPage>('/api/data/notifications', {
       query: { limit: PAGE_SIZE, before: pageParam ?? undefined },
+      headers: { 'accept-language': i18n.language },
       signal,
     }),
   initialPageParam: null as number | null,
