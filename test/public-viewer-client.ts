@@ -17,8 +17,13 @@ export class PublicViewerClient {
   }
 
   /** Opens the socket; rejects with `HTTP <status>` when the upgrade is refused. */
-  static connect(baseUrl: string, token: string): Promise<PublicViewerClient> {
-    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/public/${token}/realtime`);
+  static connect(
+    baseUrl: string,
+    token: string,
+    headers: Record<string, string> = {},
+    options: WebSocket.ClientOptions = {},
+  ): Promise<PublicViewerClient> {
+    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/api/public/${token}/realtime`, { headers, ...options });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new PublicViewerClient(socket)));
       socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));

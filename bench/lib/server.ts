@@ -77,6 +77,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of CONFIG_VARIABLES) delete env[name];
   Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, DATA_DIR: options.dataDir, LOG_LEVEL: 'warn' });
+  // The fan-out scenarios open their 1,000 viewers with one key from one address: they measure delivery, not the bounds.
+  Object.assign(env, { SOCKETS_PER_ADDRESS: '100000', SOCKETS_PER_ACCOUNT: '100000', SOCKETS_PER_PUBLIC_LINK: '100000' });
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
 
   const entry = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];

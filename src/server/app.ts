@@ -5,7 +5,6 @@ import { announceProfile } from './features/sharing/profile.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerSignInOptions } from './auth/sso.js';
-import { SignInLockout } from './auth/lockout.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -44,6 +43,7 @@ import { registerArchiveJobs } from './features/archive/jobs.js';
 import { registerNotificationJobs } from './features/notifications/jobs.js';
 import { registerSharingJobs } from './features/sharing/jobs.js';
 import { registerWebhookJobs } from './features/webhooks/jobs.js';
+import { Limits } from './limits/limits.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
@@ -61,7 +61,7 @@ export interface BuildOptions {
   logger?: boolean | object;
   /** How often realtime sockets are pinged; a socket that misses one pong is dropped. */
   heartbeatMs?: number;
-  /** The time the job runner and the sign-in lockout see (tests move it). */
+  /** The time the job runner and the limits see (tests move it). */
   clock?: Clock;
 }
 
@@ -88,7 +88,14 @@ export async function buildApp({
     bodyLimit: 1024 * 1024,
   });
   const accountHooks: AccountHooks = {};
-  const deps: Deps = { config, database, auth: createAuth(config, database, accountHooks), bus: new EventBus(), log: app.log };
+  const deps: Deps = {
+    config,
+    database,
+    auth: createAuth(config, database, accountHooks),
+    bus: new EventBus(),
+    log: app.log,
+    limits: new Limits(config.limits, database.db, clock),
+  };
   accountHooks.profileChanged = (user) => announceProfile(deps, user);
   accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
@@ -118,7 +125,7 @@ export async function buildApp({
 
   healthRoutes(app, database);
   registerApiKeyRoutes(app, database.db, deps.auth, deps.bus);
-  registerAuthRoutes(app, deps.auth, config.baseUrl, new SignInLockout(database.db, clock));
+  registerAuthRoutes(app, deps.auth, config.baseUrl, deps.limits);
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
   registerMcp(app, deps);

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { keepFilesPrivate } from './files/private-files.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
+import { readLimitSettings, type LimitSettings } from './limits/catalog.js';
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'cs', 'uk'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -23,17 +24,11 @@ export interface Config {
   logLevel: string;
   /** Which X-Forwarded-For hops to believe: none, a hop count, or proxies by address. */
   trustProxy: TrustProxy;
-  /** Sign-in attempts allowed per client address per minute. */
-  signInRateLimit: number;
-  /** Invitations by address one account may send per hour. */
-  inviteRateLimit: number;
-  /** Invitations one address may receive per day, from everyone together. */
-  inviteAddressRateLimit: number;
-  /** Requests one address may make to public board links per minute. */
-  publicLinkRateLimit: number;
+  /** Every limit's value (limits/catalog.ts). */
+  limits: LimitSettings;
   /** Memory for kept card-list answers, in MiB (0 keeps none). */
   cardListCacheMb: number;
-  /** Exports (board zip, CSV, instance) one account may run at once, and the whole instance. */
+  /** Exports (board zip, CSV, instance) one account may run at once, and the whole instance: `limits['exports.*']`, by these names for features/exports. */
   exportsPerAccount: number;
   exportsPerInstance: number;
   /** A download whose reader takes nothing for this long is dropped. */
@@ -126,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
   const authSecretRaw = read('AUTH_SECRET');
   if (authSecretRaw !== undefined && authSecretRaw.length < 32) problems.push('AUTH_SECRET must be at least 32 characters');
 
+  const limits = readLimitSettings(integer);
   const config: Config = {
     port,
     host,
@@ -141,14 +137,11 @@ export function loadConfig(env: Env = process.env): Config {
     admin,
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
-    signInRateLimit: integer('SIGNIN_RATE_LIMIT', 10, 1, 100000),
+    limits,
     oidc: readOidc(read, flag, problems),
-    inviteRateLimit: integer('INVITE_RATE_LIMIT', 50, 1, 100000),
-    inviteAddressRateLimit: integer('INVITE_ADDRESS_RATE_LIMIT', 20, 1, 100000),
-    publicLinkRateLimit: integer('PUBLIC_LINK_RATE_LIMIT', 240, 1, 100000),
     cardListCacheMb: integer('CARD_LIST_CACHE_MB', 32, 0, 4096),
-    exportsPerAccount: integer('EXPORTS_PER_ACCOUNT', 2, 1, 100),
-    exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),
+    exportsPerAccount: limits['exports.account'],
+    exportsPerInstance: limits['exports.instance'],
     exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
     webhookAllowPrivate: flag('WEBHOOK_ALLOW_PRIVATE', false),
     webhookConcurrency: integer('WEBHOOK_CONCURRENCY', 4, 1, 64),

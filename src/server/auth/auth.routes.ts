@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import { CLIENT_IP_HEADER, type Auth } from './auth.js';
-import type { SignInLockout } from './lockout.js';
+import type { Limits } from '../limits/limits.js';
 
 /** Hands `/api/auth/*` to better-auth, turning its `{message}` errors into our `{error}` shape. */
-export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: string, lockout: SignInLockout): void {
+export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: string, limits: Limits): void {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
@@ -13,7 +13,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       const url = new URL(request.url, baseUrl);
       const signInAs = signInAddress(request, url);
       if (signInAs !== undefined) {
-        const wait = await lockout.attempt(signInAs);
+        const wait = await limits.signIn.attempt(signInAs, request.ip);
         if (wait > 0) {
           // The same words for every address, known or not.
           return reply
@@ -31,8 +31,8 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
 
       if (signInAs !== undefined) {
-        if (response.ok) await lockout.succeeded(signInAs);
-        else if (response.status !== 401) await lockout.notChecked(signInAs);
+        if (response.ok) await limits.signIn.succeeded(signInAs, request.ip);
+        else if (response.status !== 401) await limits.signIn.notChecked(signInAs, request.ip);
       }
 
       reply.status(response.status);

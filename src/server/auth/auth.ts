@@ -6,6 +6,7 @@ import { isSafeImage } from '../../shared/addresses.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { enqueue } from '../jobs/runner.js';
+import { betterAuthRateLimit } from '../limits/auth-rules.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
 import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
@@ -85,21 +86,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         await ctx.context.internalAdapter.deleteUserSessions((ctx.body as { userId: string }).userId);
       }),
     },
-    rateLimit: {
-      enabled: true,
-      // In the database, so that every process behind one address shares the count.
-      storage: 'database',
-      window: 60,
-      max: 600,
-      customRules: {
-        '/sign-in/email': { window: 60, max: config.signInRateLimit },
-        '/sign-up/email': { window: 60, max: Math.max(config.signInRateLimit, 10) },
-        // Starting single sign-on proves nothing by itself (the provider checks the person): the sign-in limit is plenty.
-        '/sign-in/social': { window: 60, max: config.signInRateLimit },
-        // Each one mails an address: a handful per client address is plenty.
-        '/send-verification-email': { window: 60, max: 5 },
-      },
-    },
+    rateLimit: betterAuthRateLimit(config.limits),
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },

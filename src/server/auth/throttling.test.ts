@@ -2,7 +2,11 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { BASE_URL, eachDialect, type TestContext } from '../../../test/harness.js';
 import { loadConfig } from '../config.js';
-import { FREE_ATTEMPTS, MAX_LOCK_SECONDS, pruneSignInFailures } from './lockout.js';
+import { LIMITS } from '../limits/catalog.js';
+import { MAX_LOCK_SECONDS, pruneSignInFailures } from '../limits/signin-lockout.js';
+
+/** Failures in a row from one client address that cost no wait (the next one does). */
+const FREE_ATTEMPTS = LIMITS['signin.failures.client'].default - 1;
 
 const signIn = (t: TestContext, email: string, password: string, from: { remoteAddress?: string; forwardedFor?: string } = {}) =>
   t.app.inject({
@@ -98,7 +102,7 @@ eachDialect(
   { env: { SIGNIN_RATE_LIMIT: '3', TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' } },
 );
 
-eachDialect('sign-in lockout per address', (t) => {
+eachDialect('sign-in lockout per address and client address', (t) => {
   const failures = () =>
     t.db
       .selectFrom('signin_failures')
@@ -198,7 +202,96 @@ eachDialect('sign-in lockout per address', (t) => {
     await pruneSignInFailures(t.db, new Date(now.getTime() + 25 * 3600_000));
     expect((await failures()).has(email)).toBe(false);
   });
+
+  it('locks out the stranger who failed, not the owner signing in from elsewhere', async () => {
+    const owner = await t.signUp();
+    const stranger = { remoteAddress: '198.51.100.66' };
+    const home = { remoteAddress: '192.0.2.80' };
+    try {
+      t.setTime(new Date(Date.now() + 4 * 86_400_000));
+      for (let i = 0; i <= FREE_ATTEMPTS; i++)
+        expect((await signIn(t, owner.email, 'guessing wrong', stranger)).statusCode).toBe(401);
+      // The stranger waits, even with the right password…
+      const locked = await signIn(t, owner.email, owner.password, stranger);
+      expect([locked.statusCode, locked.headers['retry-after'], locked.json()]).toEqual([
+        429,
+        '1',
+        { error: 'Too many failed sign-ins, try again later' },
+      ]);
+      // …the owner, at home, does not; nor do their own typos cost them the stranger's wait.
+      expect((await signIn(t, owner.email, 'my typo', home)).statusCode).toBe(401);
+      const ownerIn = await signIn(t, owner.email, owner.password, home);
+      expect(ownerIn.statusCode).toBe(200);
+      expect(ownerIn.json<{ user: { id: string } }>().user.id).toBe(owner.id);
+      // The owner's success does not unlock the stranger.
+      expect((await signIn(t, owner.email, owner.password, stranger)).statusCode).toBe(429);
+    } finally {
+      t.setTime(null);
+    }
+  });
+
+  it('counts an IPv6 client by its /64: moving to the next address of the block does not start afresh', async () => {
+    const owner = await t.signUp();
+    try {
+      t.setTime(new Date(Date.now() + 5 * 86_400_000));
+      for (let i = 0; i <= FREE_ATTEMPTS; i++) {
+        const from = { remoteAddress: `2001:db8:5:6::${i + 1}` };
+        expect((await signIn(t, owner.email, 'guessing wrong', from)).statusCode).toBe(401);
+      }
+      const sameBlock = await signIn(t, owner.email, owner.password, { remoteAddress: '2001:db8:5:6:ffff::9' });
+      expect(sameBlock.statusCode).toBe(429);
+      const otherBlock = await signIn(t, owner.email, owner.password, { remoteAddress: '2001:db8:5:7::1' });
+      expect(otherBlock.statusCode).toBe(200);
+    } finally {
+      t.setTime(null);
+    }
+  });
 });
+
+eachDialect(
+  'sign-in ceiling per address over all client addresses',
+  (t) => {
+    it('stops guessing spread over many client addresses, the owner too, until the window ends', async () => {
+      const owner = await t.signUp();
+      const start = Date.now() + 86_400_000;
+      const failureRows = () => t.db.selectFrom('signin_failures').selectAll().orderBy('client').execute();
+      const windows = () => t.db.selectFrom('invite_limits').selectAll().orderBy('key').execute();
+      try {
+        t.setTime(new Date(start));
+        // Three guesses from each of four addresses: no client reaches its own lock.
+        for (let i = 0; i < 12; i++) {
+          const from = { remoteAddress: `203.0.113.${10 + (i % 4)}` };
+          expect((await signIn(t, owner.email, 'guessing wrong', from)).statusCode).toBe(401);
+        }
+        const before = { failures: await failureRows(), windows: await windows() };
+
+        t.setTime(new Date(start + 60_000));
+        const fresh = await signIn(t, owner.email, 'guessing wrong', { remoteAddress: '203.0.113.99' });
+        expect(fresh.statusCode).toBe(429);
+        expect(fresh.json()).toEqual({ error: 'Too many failed sign-ins, try again later' });
+        // The window opened with the first failure, 15 minutes before it ends.
+        expect(fresh.headers['retry-after']).toBe(String(14 * 60));
+        const owners = await signIn(t, owner.email, owner.password, { remoteAddress: '192.0.2.200' });
+        expect(owners.statusCode).toBe(429);
+        // Refused attempts changed nothing.
+        expect({ failures: await failureRows(), windows: await windows() }).toEqual(before);
+        // The window is kept only under a hash of the address.
+        expect(before.windows.map((w) => w.key).filter((k) => k.startsWith('signin:'))).toHaveLength(1);
+        expect(JSON.stringify(before.windows)).not.toContain(owner.email);
+
+        // Another address is not held up.
+        const other = await t.signUp();
+        expect((await signIn(t, other.email, other.password, { remoteAddress: '203.0.113.10' })).statusCode).toBe(200);
+
+        t.setTime(new Date(start + 15 * 60_000));
+        expect((await signIn(t, owner.email, owner.password, { remoteAddress: '192.0.2.200' })).statusCode).toBe(200);
+      } finally {
+        t.setTime(null);
+      }
+    });
+  },
+  { env: { SIGNIN_FAILURES_PER_ADDRESS: '12' } },
+);
 
 describe('TRUST_PROXY', () => {
   const env = (value: string) => ({ TRUST_PROXY: value, AUTH_SECRET: 'a'.repeat(40), DATA_DIR: '/tmp/tavla-config-test' });

@@ -267,14 +267,17 @@ export interface AccountMailTable {
   lastDigestAt: NullableTimestamp;
 }
 
-/** Sign-in attempts per address since its last success; see auth/lockout.ts. */
+/** Failed sign-ins to an address from one client address since its last success there; see limits/signin-lockout.ts. */
 export interface SignInFailureTable {
   email: string;
+  /** The client address's key (IPv6 by /64), see limits/client-key.ts. */
+  client: string;
   failures: number;
   lastAttemptAt: Timestamp;
   lockedUntil: NullableTimestamp;
 }
 
+/** Fixed windows counted in the database (invitations, failed sign-ins per address), keyed `<kind>:<key>`; see limits/. */
 export interface InviteLimitTable {
   key: string;
   count: number;

@@ -1,4 +1,4 @@
-import { pruneSignInFailures } from '../auth/lockout.js';
+import { pruneSignInFailures } from '../limits/signin-lockout.js';
 import type { Deps } from '../deps.js';
 import { pruneIdempotencyKeys } from '../http/idempotency.js';
 import type { Mail, Mailer } from '../mail/mailer.js';

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { isId } from '../../shared/api/common.js';
 import { badRequest, forbidden } from '../http/errors.js';
+import { holdConnectionSlots } from '../limits/connection-slots.js';
 import type { Client, Hub } from './hub.js';
 import { keepAlive } from './keep-alive.js';
 
@@ -98,6 +99,11 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
       if (actor.via === 'session' && isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site connection refused');
       request.actor = actor;
     },
+    // After the caller is known: an account's sockets count against it, wherever they come from.
+    preHandler: holdConnectionSlots(deps.limits, (request) => [
+      ['sockets.address', request.ip],
+      ['sockets.account', request.actor.id],
+    ]),
     wsHandler: (socket, request) => {
       const client = new SocketClient(request.actor, socket);
       hub.connect(client);

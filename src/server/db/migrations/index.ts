@@ -16,6 +16,7 @@ import * as icalFeeds from './0007-mywork-ical-feeds.js';
 import * as cardSortKeys from './0008-card-sort-keys.js';
 import * as jobLanes from './0009-jobs-lanes.js';
 import * as notificationsAsData from './0009-notif-notifications-as-data.js';
+import * as signInPerClient from './0009-limits-signin-per-client.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -37,6 +38,7 @@ const steps: Record<string, Step> = {
   '0008-card-sort-keys': cardSortKeys,
   '0009-jobs-lanes': jobLanes,
   '0009-notif-notifications-as-data': notificationsAsData,
+  '0009-limits-signin-per-client': signInPerClient,
 };
 
 /**

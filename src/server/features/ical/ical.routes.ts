@@ -6,7 +6,6 @@ import { IcalFeed, IcalFeedCreate, IcalFeedCreated } from '../../../shared/api/i
 import { hashKey } from '../../auth/actor.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
-import { FeedLimit } from './feed-limit.js';
 import { createFeed, feedCalendar, listFeeds, revokeFeed } from './ical.service.js';
 
 const tags = ['Calendar feeds'];
@@ -58,7 +57,6 @@ const FEED_FILE = /^([A-Za-z0-9_-]{16,100})\.ics$/;
 
 /** The feed itself: outside `/api/data`, the secret in its address is the only credential. */
 export function icalFeedRoute(app: FastifyInstance, deps: Deps): void {
-  const limit = new FeedLimit();
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/api/ical/:file',
     {
@@ -68,7 +66,7 @@ export function icalFeedRoute(app: FastifyInstance, deps: Deps): void {
         description:
           'One event per open card with a due date assigned to the feed’s account, plus the open dated cards of ' +
           'its chosen boards, on boards the account can read now. `file` is `<secret>.ics`; an unknown or revoked ' +
-          'secret is 404. At most 60 requests per hour per feed (429 with Retry-After beyond).',
+          'secret is 404. At most `ICAL_FEED_RATE_LIMIT` (60) requests per hour per feed (429 with Retry-After beyond).',
         params: Type.Object({ file: Type.String({ maxLength: 200, description: '`<secret>.ics`' }) }),
         response: {
           200: { description: '`text/calendar; charset=utf-8`', content: { 'text/calendar': { schema: Type.String() } } },
@@ -80,7 +78,7 @@ export function icalFeedRoute(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const token = FEED_FILE.exec(request.params.file)?.[1];
       if (!token) throw notFound('Feed not found');
-      limit.take(hashKey(token));
+      deps.limits.take('ical.feed', hashKey(token));
       const text = await feedCalendar(deps, token);
       return reply
         .header('content-type', 'text/calendar; charset=utf-8')

@@ -4,7 +4,6 @@ import type { IcalFeed, IcalFeedCreated } from '../../../shared/api/ical.js';
 import { seedBoard, updateCard } from '../../../../test/factories.js';
 import { BASE_URL, eachDialect, type As, type TestUser } from '../../../../test/harness.js';
 import { redactUrl } from '../../http/log-redaction.js';
-import { FEED_REQUESTS_PER_WINDOW } from './feed-limit.js';
 import { escapeText, fold } from './ical-text.js';
 
 interface ParsedEvent {
@@ -214,7 +213,7 @@ eachDialect('calendar feeds', (t) => {
     expect(await list(me)).toHaveLength(20);
 
     const { url } = feeds[0]!;
-    for (let i = 0; i < FEED_REQUESTS_PER_WINDOW; i++) await read(url);
+    for (let i = 0; i < t.config.limits['ical.feed']; i++) await read(url);
     const limited = await fetchFeed(url);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);

@@ -12,9 +12,9 @@ declare module 'fastify' {
     publicBoardId?: number;
   }
 }
-import { AddressLimiter } from './rate-limit.js';
 import { isStoredName } from '../../files/store.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { holdConnectionSlots } from '../../limits/connection-slots.js';
 import {
   createPublicLink,
   linkGone,
@@ -71,13 +71,12 @@ export function publicLinkRoutes(app: FastifyInstance, deps: Deps): void {
  * Registered after the realtime routes, whose WebSocket support the live view uses.
  */
 export async function publicViewRoutes(app: FastifyInstance, deps: Deps, options: { heartbeatMs: number }): Promise<void> {
-  const limiter = new AddressLimiter(deps.config.publicLinkRateLimit);
   const viewers = publicViewersOf(deps);
   feedPublicViewers(app, deps, viewers);
   await app.register((scope, _options, done) => {
     scope.addHook('onRequest', async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      limiter.take(request.ip);
+      deps.limits.take('public.requests', request.ip);
     });
     const r = scope.withTypeProvider<TypeBoxTypeProvider>();
     const params = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
@@ -114,7 +113,7 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps, options
     const socketSchema: FastifySchema = {
       tags,
       summary:
-        'WebSocket of the board’s changes for an open public view, nobody’s name or address in them (404 before the upgrade for a link that does not work; closed with 4404 once it is revoked)',
+        'WebSocket of the board’s changes for an open public view, nobody’s name or address in them (404 before the upgrade for a link that does not work, 429 when the client address or the link holds all its sockets; closed with 4404 once it is revoked)',
       security: [],
       params,
       response: errors,
@@ -129,6 +128,11 @@ export async function publicViewRoutes(app: FastifyInstance, deps: Deps, options
         if (!/^[0-9a-f]{64}$/.test(request.params.token)) throw linkGone();
         request.publicBoardId = (await linkedBoard(deps.database.db, request.params.token)).id;
       },
+      // A board has one link at a time: its live views count per board.
+      preHandler: holdConnectionSlots(deps.limits, (request) => [
+        ['sockets.address', request.ip],
+        ['sockets.link', String(request.publicBoardId)],
+      ]),
       wsHandler: (socket, request) =>
         servePublicSocket(viewers, socket, request.params.token, request.publicBoardId ?? 0, options.heartbeatMs),
       handler: () => {

@@ -7,7 +7,7 @@ import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/policy.js';
 import { nowIso, toIso } from '../../db/dialect.js';
-import type { ServiceDeps } from '../../deps.js';
+import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { loadCard } from '../cards/cards.service.js';
@@ -57,11 +57,11 @@ export async function listInvites(deps: ServiceDeps, actor: Actor, boardId: numb
  * an address that has no account yet (or no verified one). The answer is the
  * same either way, so it tells nothing about which addresses have accounts.
  */
-export async function invite(deps: ServiceDeps, actor: Actor, input: InviteWrite): Promise<void> {
+export async function invite(deps: ServiceDeps & Pick<Deps, 'limits'>, actor: Actor, input: InviteWrite): Promise<void> {
   const who = invitee('body', input);
   await writeBoard(deps, actor, input.boardId, 'owner', async (scope) => {
     const { trx } = scope;
-    if ('mail' in who) await limitInvitations(trx, deps.config, actor.id, who.mail);
+    if ('mail' in who) await limitInvitations(trx, deps.limits, actor.id, who.mail);
     const account = 'userId' in who ? await repo.findAccountById(trx, who.userId) : await repo.findAccountByMail(trx, who.mail);
     // Only the owner invites, so the owner is the caller.
     if (account?.id === scope.board.ownerId) throw badRequest('You cannot invite yourself');
