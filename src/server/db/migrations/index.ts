@@ -14,6 +14,7 @@ import * as templates from './0007-templates-board-templates.js';
 import * as publicLinks from './0007-publink-public-links.js';
 import * as icalFeeds from './0007-mywork-ical-feeds.js';
 import * as cardSortKeys from './0008-card-sort-keys.js';
+import * as exactlyOnce from './0009-idem-exactly-once.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -33,6 +34,7 @@ const steps: Record<string, Step> = {
   '0007-publink-public-links': publicLinks,
   '0007-mywork-ical-feeds': icalFeeds,
   '0008-card-sort-keys': cardSortKeys,
+  '0009-idem-exactly-once': exactlyOnce,
 };
 
 /**
