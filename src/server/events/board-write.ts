@@ -11,12 +11,10 @@ import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/eve
 import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
 import { activeWebhooksOfBoard, parseActiveWebhooks } from '../features/webhooks/webhooks.repository.js';
 import { ahead } from '../db/ahead.js';
+import { announce as notifyAll, BOARD_VERSIONS } from '../db/channels.js';
 import { hotQuery } from '../db/hot-query.js';
 import { GroupCommit, type Queued } from './group-commit.js';
 import { currentWriteRecord, type WriteRecord } from './write-record.js';
-
-/** The PostgreSQL channel on which committed board versions are announced to every process. */
-export const EVENTS_CHANNEL = 'tavla_events';
 
 export interface WriteScope {
   trx: Db;
@@ -325,7 +323,13 @@ const bumpVersion = hotQuery((db: Db, by: number, boardId: number) =>
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
   const deleted = events.find((e) => e.name === 'board.deleted');
-  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId, version, deleted }, true);
+  await notifyAll(
+    dialectOf(trx),
+    trx,
+    BOARD_VERSIONS,
+    { boardId, version, ...(deleted ? { deleted: { ...deleted } } : {}) },
+    true,
+  );
 }
 
 async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], webhooks: string): Promise<void> {
