@@ -115,6 +115,34 @@ eachDialect('Idempotency-Key', (t) => {
     expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Burst']);
   });
 
+  it('a key whose write committed but whose answer was lost is answered from the stored result, once', async () => {
+    const ada = await t.signUp('Ada');
+    const { areas } = await seedBoard(t, ada, { Todo: [] });
+    const send = () =>
+      t.inject(ada, {
+        method: 'POST',
+        url: '/api/data/card',
+        headers: { 'idempotency-key': 'lost-answer' },
+        payload: { areaId: areas.Todo!.id, name: 'Once' },
+      });
+    const first = await send();
+    expect(first.statusCode).toBe(200);
+    // What a process that died after the commit leaves: the write and its result, no answer, an attempt long gone.
+    await t.db
+      .updateTable('idempotency_keys')
+      .set({ status: null, response: null, owner: 'dead', appliedAt: new Date(Date.now() - 10_000).toISOString() })
+      .where('key', '=', 'lost-answer')
+      .execute();
+    const before = await snapshot(t);
+    const retry = await send();
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+    expect(await snapshot(t)).toEqual(before);
+    expect((await send()).json()).toEqual(first.json());
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Once']);
+  });
+
   it('answers are pruned after a day, then the key is free again', async () => {
     const ada = await t.signUp('Ada');
     const { areas } = await seedBoard(t, ada, { Todo: [] });
