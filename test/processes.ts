@@ -27,17 +27,19 @@ async function freePort(): Promise<number> {
 /**
  * `options.dataDir`: a DATA_DIR shared with other processes (kept by `stop`); by default one of its own.
  * `options.main`: the script to run (a built `main.js`); by default the sources through tsx.
+ * `options.preload`: modules (paths from the project root) imported before the sources, e.g. a fault to inject.
  */
 export async function start(
   databaseUrl: string,
   env: Record<string, string> = {},
-  options: { dataDir?: string; main?: string } = {},
+  options: { dataDir?: string; main?: string; preload?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'tavla-proc-'));
   const url = `http://127.0.0.1:${port}`;
-  const entry = options.main ? [options.main] : ['--import', 'tsx', 'src/server/main.ts'];
+  const preload = (options.preload ?? []).flatMap((module) => ['--import', `./${module}`]);
+  const entry = options.main ? [options.main] : ['--import', 'tsx', ...preload, 'src/server/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: projectRoot,
     env: {

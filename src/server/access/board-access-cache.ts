@@ -1,7 +1,10 @@
 import type { AreaRow, BoardRow } from '../db/schema.js';
+import { CACHE_LIFETIME_MS, type Clock } from './cache-lifetime.js';
 
 interface BoardEntry {
   board: BoardRow;
+  /** When the board row was read: no entry is used longer than `CACHE_LIFETIME_MS`. */
+  storedAt: number;
   /** A user's membership permission on the board; `null` = known not to be a member. */
   members: Map<string, string | null>;
   areas: Map<number, AreaRow>;
@@ -31,7 +34,8 @@ const MEMBERS_PER_BOARD = 1_000;
  * kept apart from the entries, and a fill below it is not stored.
  *
  * Consulted only while `live` (see ActorCache): on SQLite always, on
- * PostgreSQL while the invalidation listener is connected.
+ * PostgreSQL while the invalidation listener is connected; and no entry
+ * longer than `CACHE_LIFETIME_MS`.
  */
 export class BoardAccessCache {
   /** In order of use, least recent first. */
@@ -41,7 +45,10 @@ export class BoardAccessCache {
   private epoch = 0;
   private isLive = false;
 
-  constructor(readonly maxBoards = 5_000) {}
+  constructor(
+    readonly maxBoards = 5_000,
+    private readonly now: Clock = Date.now,
+  ) {}
 
   get size(): number {
     return this.boards.size;
@@ -75,6 +82,8 @@ export class BoardAccessCache {
     const permission = entry?.members.get(actorId);
     if (!entry || !area || permission === undefined) return undefined;
     this.boards.delete(entry.board.id);
+    // The backstop for a change never heard of: read again, and the fill starts a fresh entry.
+    if (this.now() - entry.storedAt >= CACHE_LIFETIME_MS) return undefined;
     this.boards.set(entry.board.id, entry);
     return { board: entry.board, area, permission };
   }
@@ -89,8 +98,8 @@ export class BoardAccessCache {
     if (board.version < (this.floors.get(board.id) ?? -1)) return;
     let entry = this.boards.get(board.id);
     if (entry && entry.board.version > board.version) return;
-    if (!entry || entry.board.version < board.version) {
-      entry = { board, members: new Map(), areas: new Map() };
+    if (!entry || entry.board.version < board.version || this.now() - entry.storedAt >= CACHE_LIFETIME_MS) {
+      entry = { board, storedAt: this.now(), members: new Map(), areas: new Map() };
       this.boards.set(board.id, entry);
     }
     if (entry.members.size >= MEMBERS_PER_BOARD) entry.members.clear();

@@ -1,10 +1,9 @@
 import { ActorCache } from '../auth/actor-cache.js';
 import type { Database, Db } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
+import { ACCOUNT_CHANGES, announce } from '../db/channels.js';
+import type { Clock } from './cache-lifetime.js';
 import { BoardAccessCache } from './board-access-cache.js';
-
-/** The PostgreSQL channel on which a changed account (name, picture, role, ban) reaches every process's caches. */
-export const ACCOUNTS_CHANNEL = 'tavla_accounts';
 
 /** The in-process caches of the read path: who a key is, and what a board lets a caller read. */
 export interface ReadCaches {
@@ -30,9 +29,13 @@ export function readCachesOf(db: Db): ReadCaches | undefined {
  * PostgreSQL once the listener of the other processes' changes is connected.
  * Returns the unsubscribing function.
  */
-export function createReadCaches(database: Database, bus: EventBus): { caches: ReadCaches; stop: () => void } {
-  const actors = new ActorCache();
-  const boards = new BoardAccessCache();
+export function createReadCaches(
+  database: Database,
+  bus: EventBus,
+  now: Clock = Date.now,
+): { caches: ReadCaches; stop: () => void } {
+  const actors = new ActorCache(undefined, now);
+  const boards = new BoardAccessCache(undefined, now);
   const caches: ReadCaches = {
     actors,
     boards,
@@ -45,7 +48,7 @@ export function createReadCaches(database: Database, bus: EventBus): { caches: R
   const unsubscribeEvents = bus.subscribe((events) => {
     for (const event of events) boards.heard(event.boardId, event.version);
   });
-  const unsubscribeRevocations = bus.subscribeRevocations((revocation) => actors.forgetAccount(revocation.userId));
+  const unsubscribeRevocations = bus.subscribeRevocations((revocation) => actors.forgetRevoked(revocation));
   return {
     caches,
     stop: () => {
@@ -63,5 +66,5 @@ export function createReadCaches(database: Database, bus: EventBus): { caches: R
  */
 export async function accountChanged(database: Database, userId: string): Promise<void> {
   readCachesOf(database.db)?.actors.forgetAccount(userId);
-  await database.dialect.notify(database.db, ACCOUNTS_CHANNEL, { userId });
+  await announce(database.dialect, database.db, ACCOUNT_CHANGES, { userId });
 }

@@ -31,6 +31,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
   app.post(
     '/api/auth/api-key/create',
     {
+      config: { secretAnswer: true },
       schema: {
         tags: ['API keys'],
         summary: 'Create an API key; the secret is in the answer only once',

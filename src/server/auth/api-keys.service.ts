@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { nowIso, toIso } from '../db/dialect.js';
 import type { Db } from '../db/database.js';
+import { announce, REVOCATIONS } from '../db/channels.js';
+import { dialectOf } from '../db/dialects/index.js';
 import type { EventBus } from '../events/bus.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { hashKey } from './actor.js';
@@ -42,9 +44,19 @@ export async function listApiKeys(db: Db, userId: string) {
   return { apiKeys: (await repo.listKeys(db, userId)).map(present) };
 }
 
-/** Deletes a key of the account; connections made with it close at once. */
+/**
+ * Deletes a key of the account; connections made with it close at once. The
+ * other processes are told inside the deleting transaction: they hear it at
+ * its commit, and a deletion that rolls back tells nobody.
+ */
 export async function deleteApiKey(db: Db, bus: EventBus, userId: string, keyId: string) {
-  if (!(await repo.deleteKey(db, userId, keyId))) throw notFound('API key not found');
-  bus.revoke({ userId, keyId });
+  const revocation = { userId, keyId };
+  const deleted = await db.transaction().execute(async (trx) => {
+    if (!(await repo.deleteKey(trx, userId, keyId))) return false;
+    await announce(dialectOf(trx), trx, REVOCATIONS, revocation, true);
+    return true;
+  });
+  if (!deleted) throw notFound('API key not found');
+  bus.revoke(revocation, true);
   return { success: true };
 }

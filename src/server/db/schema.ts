@@ -319,6 +319,7 @@ export interface Schema {
   signin_failures: SignInFailureTable;
   invite_limits: InviteLimitTable;
   idempotency_keys: IdempotencyKeyTable;
+  idempotency_writes: IdempotencyWriteTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
   templates: TemplateTable;
@@ -339,6 +340,15 @@ export interface IdempotencyKeyTable {
   status: number | null;
   response: string | null;
   createdAt: Timestamp;
+  owner: string | null;
+  appliedAt: NullableTimestamp;
+}
+
+export interface IdempotencyWriteTable {
+  userId: string;
+  key: string;
+  ordinal: number;
+  result: string | null;
 }
 
 export interface WebhookTable {

@@ -11,11 +11,10 @@ import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/eve
 import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
 import { activeWebhooksOfBoard, parseActiveWebhooks } from '../features/webhooks/webhooks.repository.js';
 import { ahead } from '../db/ahead.js';
+import { announce as notifyAll, BOARD_VERSIONS } from '../db/channels.js';
 import { hotQuery } from '../db/hot-query.js';
 import { GroupCommit, type Queued } from './group-commit.js';
-
-/** The PostgreSQL channel on which committed board versions are announced to every process. */
-export const EVENTS_CHANNEL = 'tavla_events';
+import { currentWriteRecord, type WriteRecord } from './write-record.js';
 
 export interface WriteScope {
   trx: Db;
@@ -177,6 +176,8 @@ export async function writeBoard<T>(
   work: (scope: WriteScope) => Promise<T>,
   options: { allowArchived?: boolean } = {},
 ): Promise<T> {
+  const record = recordFor();
+  if (record?.done) return record.result as T;
   const { dialect } = deps.database;
   const { boardId, subject } = typeof target === 'number' ? { boardId: target, subject: undefined } : target;
   const after: Array<() => Promise<void>> = [];
@@ -205,6 +206,7 @@ export async function writeBoard<T>(
           remember,
           audience,
         });
+        await record?.store(trx, result);
         events = numbered(board, actor, drafts);
         return result;
       } catch (error) {
@@ -214,6 +216,7 @@ export async function writeBoard<T>(
     },
     kept: (state) => keep(state, boardId, events),
   });
+  record?.committed();
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return result;
 }
@@ -228,6 +231,8 @@ export async function systemWrite<T>(
   boardId: number,
   work: (scope: SystemScope) => Promise<T>,
 ): Promise<T | undefined> {
+  const record = recordFor();
+  if (record?.done) return (record.result as { result: T } | undefined)?.result;
   const { dialect } = deps.database;
   const after: Array<() => Promise<void>> = [];
   let events: BoardEvent[] = [];
@@ -236,7 +241,10 @@ export async function systemWrite<T>(
       const { remember, audience, failed } = rememberer(state, trx, boardId);
       try {
         const stored = await trx.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
-        if (!stored) return undefined;
+        if (!stored) {
+          await record?.store(trx, undefined);
+          return undefined;
+        }
         const board = current(state, stored);
         const drafts: Draft[] = [];
         const result = await work({
@@ -248,6 +256,7 @@ export async function systemWrite<T>(
           remember,
           audience,
         });
+        await record?.store(trx, { result });
         events = numbered(board, null, drafts);
         return { result };
       } catch (error) {
@@ -257,9 +266,31 @@ export async function systemWrite<T>(
     },
     kept: (state) => keep(state, boardId, events),
   });
+  record?.committed();
   if (!outcome) return undefined;
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
   return outcome.result;
+}
+
+/**
+ * This write's part in the caller's `WriteRecord` (an `Idempotency-Key`
+ * request): the result an earlier attempt committed, or how to store this
+ * one's in its own savepoint, so that the write and the proof of it commit
+ * or vanish together.
+ */
+function recordFor():
+  | { done: true; result: unknown }
+  | { done: false; store: (trx: Db, result: unknown) => Promise<void>; committed: () => void }
+  | undefined {
+  const record: WriteRecord | undefined = currentWriteRecord();
+  if (!record) return undefined;
+  const step = record.next();
+  if (step.done) return step;
+  return {
+    done: false,
+    store: (trx, result) => record.record(trx, step.ordinal, result),
+    committed: () => record.committed(step.ordinal),
+  };
 }
 
 /**
@@ -292,7 +323,13 @@ const bumpVersion = hotQuery((db: Db, by: number, boardId: number) =>
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
   const deleted = events.find((e) => e.name === 'board.deleted');
-  await dialectOf(trx).notify(trx, EVENTS_CHANNEL, { boardId, version, deleted }, true);
+  await notifyAll(
+    dialectOf(trx),
+    trx,
+    BOARD_VERSIONS,
+    { boardId, version, ...(deleted ? { deleted: { ...deleted } } : {}) },
+    true,
+  );
 }
 
 async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], webhooks: string): Promise<void> {

@@ -1,21 +1,9 @@
 import { EventEmitter } from 'node:events';
 
 import type { BoardEvent } from '../../shared/events.js';
+import type { Revocation } from '../db/channels.js';
 
-export type { BoardEvent };
-
-/** The PostgreSQL channel on which revocations reach every process. */
-export const REVOCATIONS_CHANNEL = 'tavla_revocations';
-
-/**
- * A credential stopped working: one session, one API key, or (neither named)
- * every credential of the account. Sockets opened with it must close.
- */
-export interface Revocation {
-  userId: string;
-  sessionId?: string;
-  keyId?: string;
-}
+export type { BoardEvent, Revocation };
 
 /**
  * Carries committed board events to whoever listens in this process (the
@@ -44,12 +32,17 @@ export class EventBus {
     return () => this.#emitter.off('notifications', listener);
   }
 
-  /** Credentials that no longer work (signed out, deleted, banned); reaches every process. */
-  revoke(revocation: Revocation): void {
-    this.#emitter.emit('revocation', revocation);
+  /**
+   * Credentials that no longer work (signed out, deleted, banned), in this
+   * process. `announced`: the writer already told the other processes (a
+   * `REVOCATIONS` notification in its transaction); else the realtime side
+   * tells them now, after the commit.
+   */
+  revoke(revocation: Revocation, announced = false): void {
+    this.#emitter.emit('revocation', revocation, announced);
   }
 
-  subscribeRevocations(listener: (revocation: Revocation) => void): () => void {
+  subscribeRevocations(listener: (revocation: Revocation, announced: boolean) => void): () => void {
     this.#emitter.on('revocation', listener);
     return () => this.#emitter.off('revocation', listener);
   }

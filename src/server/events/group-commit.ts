@@ -16,6 +16,17 @@ export function observeBatches(observer: (size: number) => void): () => void {
   return () => observers.delete(observer);
 }
 
+const commitObservers = new Set<(size: number) => void>();
+
+/**
+ * Hears every committed batch, before any of its writes is answered (for
+ * tests that stop a process between a commit and its answers): answers how to stop.
+ */
+export function observeCommits(observer: (size: number) => void): () => void {
+  commitObservers.add(observer);
+  return () => commitObservers.delete(observer);
+}
+
 /** One write waiting for a batch: `run` does its work in the batch's transaction. */
 export interface Queued<S> {
   run: (trx: Db, state: S) => Promise<unknown>;
@@ -104,6 +115,7 @@ export class GroupCommit<S> {
       // No transaction at all (no connection): the writes waiting for it cannot run either.
       if (batch.length === 0) batch = this.#waiting.splice(0, MAX_BATCH);
     }
+    if (!failure) for (const observer of commitObservers) observer(batch.length);
     if (!failure && state !== undefined) this.hooks.committed(state);
     // The next batch may start now: its events cannot overtake these, already published.
     this.#next();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.js';
-import { REVOCATIONS_CHANNEL } from '../events/bus.js';
+import { announce, REVOCATIONS } from '../db/channels.js';
 import { Hub } from './hub.js';
 import { listenForEvents } from './pg-listener.js';
 import { relayPresence } from './presence-relay.js';
@@ -13,11 +13,13 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   const unsubscribeNotifications = deps.bus.subscribeNotifications((items) => {
     for (const { userId, notification } of items) hub.sendToAccount(userId, { type: 'notification', notification });
   });
-  const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation) => {
+  const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation, announced) => {
     hub.revoke(revocation);
-    deps.database.dialect
-      .notify(deps.database.db, REVOCATIONS_CHANNEL, revocation)
-      .catch((error: unknown) => app.log.error({ err: error }, 'revocation not announced to other processes'));
+    if (announced) return;
+    // Ended outside a transaction of ours (sign-in library's): the other processes hear of it after its commit.
+    announce(deps.database.dialect, deps.database.db, REVOCATIONS, revocation).catch((error: unknown) =>
+      app.log.error({ err: error }, 'revocation not announced to other processes'),
+    );
   });
   await realtimeRoutes(app, deps, hub, options);
 

@@ -2,9 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database, Db } from '../db/database.js';
 import { boardVersions } from '../features/boards/boards.repository.js';
-import { EVENTS_CHANNEL } from '../events/board-write.js';
-import { REVOCATIONS_CHANNEL, type Revocation } from '../events/bus.js';
-import { NOTIFICATIONS_CHANNEL, notificationsByIds } from '../features/notifications/notifications.service.js';
+import { BOARD_VERSIONS, listenTo, NEW_NOTIFICATIONS, on, REVOCATIONS } from '../db/channels.js';
+import { notificationsByIds } from '../features/notifications/notifications.service.js';
 import type { Hub } from './hub.js';
 
 /**
@@ -21,26 +20,9 @@ export function listenForEvents(
   log: FastifyBaseLogger,
   sweepMs = 5000,
 ): (() => Promise<void>) | null {
-  const message = (channel: string, payload: string) => {
-    if (channel === NOTIFICATIONS_CHANNEL) return void pushNotifications(payload);
-    if (channel === REVOCATIONS_CHANNEL) return revoke(payload);
-    if (channel !== EVENTS_CHANNEL) return;
-    try {
-      const { boardId, version, deleted } = JSON.parse(payload) as {
-        boardId: number;
-        version: number;
-        deleted?: BoardEvent;
-      };
-      hub.notify(boardId, version, deleted);
-    } catch (error) {
-      log.warn({ err: error }, 'unreadable event notification');
-    }
-  };
-
   // Notifications are pushed, not resumed: a lost one is still in the list the next time it is read.
-  const pushNotifications = async (payload: string) => {
+  const pushNotifications = async ({ ids }: { ids: number[] }) => {
     try {
-      const { ids } = JSON.parse(payload) as { ids: number[] };
       for (const { userId, notification } of await notificationsByIds(database.db, ids)) {
         hub.sendToAccount(userId, { type: 'notification', notification });
       }
@@ -49,25 +31,25 @@ export function listenForEvents(
     }
   };
 
-  const revoke = (payload: string) => {
-    try {
-      hub.revoke(JSON.parse(payload) as Revocation);
-    } catch (error) {
-      log.warn({ err: error }, 'unreadable revocation');
-    }
-  };
-
   const sweep = () => sweepVersions(database.db, hub);
 
-  const listener = database.dialect.listen(url, [EVENTS_CHANNEL, NOTIFICATIONS_CHANNEL, REVOCATIONS_CHANNEL], {
-    message,
-    connected: async () => {
-      await sweep();
-      // Revocations announced while the connection was down are found in the credentials themselves.
-      await hub.audit().catch((error: unknown) => log.warn({ err: error }, 'credential audit failed'));
+  const listener = listenTo(
+    database.dialect,
+    url,
+    [
+      on(BOARD_VERSIONS, ({ boardId, version, deleted }) => hub.notify(boardId, version, deleted as BoardEvent | undefined)),
+      on(NEW_NOTIFICATIONS, (payload) => void pushNotifications(payload)),
+      on(REVOCATIONS, (revocation) => hub.revoke(revocation)),
+    ],
+    {
+      connected: async () => {
+        await sweep();
+        // Revocations announced while the connection was down are found in the credentials themselves.
+        await hub.audit().catch((error: unknown) => log.warn({ err: error }, 'credential audit failed'));
+      },
+      warn: (error, text) => log.warn({ err: error }, `event ${text}`),
     },
-    warn: (error, text) => log.warn({ err: error }, `event ${text}`),
-  });
+  );
   // One process (SQLite) hears its own in memory.
   if (listener === null) return null;
 

@@ -17,6 +17,7 @@ import * as cardSortKeys from './0008-card-sort-keys.js';
 import * as jobLanes from './0009-jobs-lanes.js';
 import * as notificationsAsData from './0009-notif-notifications-as-data.js';
 import * as signInPerClient from './0009-limits-signin-per-client.js';
+import * as exactlyOnce from './0009-idem-exactly-once.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -39,6 +40,7 @@ const steps: Record<string, Step> = {
   '0009-jobs-lanes': jobLanes,
   '0009-notif-notifications-as-data': notificationsAsData,
   '0009-limits-signin-per-client': signInPerClient,
+  '0009-idem-exactly-once': exactlyOnce,
 };
 
 /**

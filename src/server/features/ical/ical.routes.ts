@@ -27,6 +27,7 @@ export function icalFeedRoutes(app: FastifyInstance, deps: Deps): void {
   r.post(
     '/ical-feeds',
     {
+      config: { secretAnswer: true },
       schema: {
         tags,
         summary: 'Create a secret calendar feed address (iCalendar); the address is in this answer only',

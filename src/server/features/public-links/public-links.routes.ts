@@ -50,7 +50,7 @@ export function publicLinkRoutes(app: FastifyInstance, deps: Deps): void {
       schema: {
         tags,
         summary:
-          'Make a public read-only link to the board, replacing any earlier one (owner only); the address is shown only here, and an Idempotency-Key does not keep it: a repeat makes a new link',
+          'Make a public read-only link to the board, replacing any earlier one (owner only); the address is shown only here, and an Idempotency-Key does not keep it: a repeat with the same key is refused (409)',
         body: BoardQuery,
         response,
       },

@@ -14,7 +14,7 @@ import { IMAGE_SERVED_TYPES } from '../attachments/attachments.service.js';
 import { uploadStore, type OpenedFile } from '../../files/store.js';
 import { publicBoardInfo, publicCard } from './public-shape.js';
 import * as repo from './public-links.repository.js';
-import { announceLinkChange } from './public-socket.js';
+import { announceLinkChange, recheckLinkViewers } from './public-socket.js';
 
 /** Unknown, revoked and archived-board links all answer this, so none can be told from another. */
 export const linkGone = () => notFound('This link does not work (any more)');
@@ -40,9 +40,10 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
     unarchivedBoard((await requireBoard(trx, actor, boardId, 'owner', { lock: true })).board);
     await repo.deleteLinks(trx, boardId);
     await repo.insertLink(trx, boardId, hashToken(token), actor.id, createdAt);
+    await announceLinkChange(deps, trx, boardId);
   });
   // The replaced link's open views close now.
-  await announceLinkChange(deps, boardId);
+  await recheckLinkViewers(deps, boardId);
   return { link: { url: `${deps.config.baseUrl}/p/${token}`, createdAt } };
 }
 
@@ -52,8 +53,9 @@ export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId:
   await db.transaction().execute(async (trx) => {
     await requireBoard(trx, actor, boardId, 'owner', { lock: true });
     await repo.deleteLinks(trx, boardId);
+    await announceLinkChange(deps, trx, boardId);
   });
-  await announceLinkChange(deps, boardId);
+  await recheckLinkViewers(deps, boardId);
   return { link: null };
 }
 

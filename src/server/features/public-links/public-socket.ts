@@ -3,8 +3,8 @@ import type { WebSocket } from 'ws';
 import type { PublicServerMessage } from '../../../shared/api/public-links.js';
 import type { Database } from '../../db/database.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
-import { EVENTS_CHANNEL } from '../../events/board-write.js';
-import { REVOCATIONS_CHANNEL } from '../../events/bus.js';
+import type { Db } from '../../db/database.js';
+import { announce, BOARD_VERSIONS, listenTo, on, PUBLIC_LINK_CHANGES } from '../../db/channels.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
 import { sweepVersions } from '../../realtime/pg-listener.js';
@@ -24,21 +24,17 @@ export function publicViewersOf(deps: Pick<Deps, 'bus' | 'database' | 'log'>): P
   return viewers;
 }
 
-/** What the revocation channel carries when a board's public links changed (member revocations carry a `userId`). */
-interface LinkRevocation {
-  publicLinkBoardId: number;
+/**
+ * Inside the transaction that revoked or replaced a link of the board: every
+ * other process hears of it at the commit (and never if it rolls back).
+ */
+export async function announceLinkChange(deps: Pick<Deps, 'database'>, trx: Db, boardId: number): Promise<void> {
+  await announce(deps.database.dialect, trx, PUBLIC_LINK_CHANGES, { boardId }, true);
 }
 
-/**
- * After a link of the board was revoked or replaced: its viewers here close
- * at once, and every other process is told through `tavla_revocations`.
- */
-export async function announceLinkChange(deps: Pick<Deps, 'bus' | 'database' | 'log'>, boardId: number): Promise<void> {
+/** After that commit: the link's viewers here close at once. */
+export async function recheckLinkViewers(deps: Pick<Deps, 'bus' | 'database' | 'log'>, boardId: number): Promise<void> {
   await publicViewersOf(deps).recheck(boardId);
-  const payload: LinkRevocation = { publicLinkBoardId: boardId };
-  await deps.database.dialect
-    .notify(deps.database.db, REVOCATIONS_CHANNEL, payload)
-    .catch((error: unknown) => deps.log.error({ err: error }, 'public link revocation not announced to other processes'));
 }
 
 class SocketViewer implements PublicViewer {
@@ -97,29 +93,24 @@ export function feedPublicViewers(app: FastifyInstance, deps: Deps, viewers: Pub
 
 /** Null where one process hears every change on its bus (SQLite). */
 function listen(url: string, database: Database, viewers: PublicViewers, log: FastifyBaseLogger, sweepMs: number) {
-  const onNotification = (channel: string, payload: string) => {
-    try {
-      const message = JSON.parse(payload) as Partial<LinkRevocation & { boardId: number; version: number }>;
-      if (channel === REVOCATIONS_CHANNEL && typeof message.publicLinkBoardId === 'number')
-        void viewers.recheck(message.publicLinkBoardId);
-      else if (channel === EVENTS_CHANNEL && typeof message.boardId === 'number' && typeof message.version === 'number')
-        viewers.notify(message.boardId, message.version);
-    } catch (error) {
-      log.warn({ err: error }, 'unreadable notification for public views');
-    }
-  };
-
   const sweep = async () => {
     await sweepVersions(database.db, viewers);
     // Their links too: a revocation lost with the connection is found here.
     await Promise.all(viewers.watchedBoards().map((id) => viewers.recheck(id)));
   };
 
-  const listener = database.dialect.listen(url, [EVENTS_CHANNEL, REVOCATIONS_CHANNEL], {
-    message: onNotification,
-    connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
-    warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
-  });
+  const listener = listenTo(
+    database.dialect,
+    url,
+    [
+      on(PUBLIC_LINK_CHANGES, ({ boardId }) => void viewers.recheck(boardId)),
+      on(BOARD_VERSIONS, ({ boardId, version }) => viewers.notify(boardId, version)),
+    ],
+    {
+      connected: () => sweep().catch((error: unknown) => log.warn({ err: error }, 'public view sweep failed')),
+      warn: (error, text) => log.warn({ err: error }, `public view ${text}`),
+    },
+  );
   if (!listener) return null;
 
   const sweeper = setInterval(

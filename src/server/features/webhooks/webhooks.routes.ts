@@ -16,6 +16,7 @@ export function webhookRoutes(app: FastifyInstance, deps: Deps): void {
   r.post(
     '/webhook',
     {
+      config: { secretAnswer: true },
       schema: {
         tags,
         summary:

@@ -1,0 +1,96 @@
+import { writeFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, dialects, type TestDatabase } from '../../../test/databases.js';
+import { account, healthy, kill, start, stop, type ServerProcess } from '../../../test/processes.js';
+
+/** test/faults/crash-after-commit.ts kills a process after its next commit once this file is in its DATA_DIR. */
+const ARM_FILE = 'crash-after-next-commit';
+
+/**
+ * Exactly once: a process that dies after a keyed write committed and before
+ * it answered leaves a retry with the same key to answer, from the write's
+ * stored result, without making the write again.
+ */
+for (const dialect of dialects) {
+  describe(`Idempotency-Key across a crash between commit and answer [${dialect}]`, () => {
+    let database: TestDatabase;
+    const servers: ServerProcess[] = [];
+
+    beforeAll(async () => {
+      database = await createTestDatabase(dialect);
+    });
+
+    afterAll(async () => {
+      for (const server of servers) await stop(server);
+      await database?.drop();
+    });
+
+    const server = async () => {
+      const started = await start(
+        database.url,
+        {},
+        { dataDir: database.dataDir, preload: ['test/faults/crash-after-commit.ts'] },
+      );
+      servers.push(started);
+      await healthy(started.url);
+      return started;
+    };
+
+    it('a retry after the crash is applied once and answers what the first request would have', async () => {
+      const first = await server();
+      const { key, userId } = await account(first.url);
+      const call = async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
+        const res = await fetch(url, {
+          method,
+          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+      };
+      const { json: made } = await call(`${first.url}/api/data/board`, 'POST', {
+        userId,
+        name: 'Crash',
+        style: 'kanban',
+        status: 'private',
+      });
+      const boardId = (made.board as { id: number }).id;
+      const { json: area } = await call(`${first.url}/api/data/area`, 'POST', { boardId, name: 'Todo' });
+      const areaId = (area.area as { id: number }).id;
+      const create = (url: string) =>
+        call(`${url}/api/data/card`, 'POST', { areaId, name: 'Once' }, { 'idempotency-key': 'crash-between' });
+
+      const armed = path.join(database.dataDir, ARM_FILE);
+      writeFileSync(armed, '');
+      await expect(create(first.url)).rejects.toThrow();
+      await kill(first); // already dead: waits for its exit
+      expect(first.child.signalCode).toBe('SIGKILL');
+      rmSync(armed);
+
+      const second = await server();
+      const cards = async () =>
+        (
+          (await call(`${second.url}/api/data/cards?areaId=${areaId}`, 'GET')).json.cards as Array<{ id: number; name: string }>
+        ).map((c) => ({ id: c.id, name: c.name }));
+      // The write committed before the crash: the card is there, its answer was never sent.
+      const [card] = await cards();
+      expect(card).toMatchObject({ name: 'Once' });
+
+      // A retry right after may hear that the first is still being answered (409); it is answered within seconds.
+      let retry = await create(second.url);
+      for (let i = 0; retry.status === 409 && i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        retry = await create(second.url);
+      }
+      expect(retry.status, JSON.stringify(retry.json)).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.json.card).toMatchObject({ id: card!.id, name: 'Once', area: areaId });
+      expect(await cards()).toEqual([card]);
+
+      const again = await create(second.url);
+      expect(again.status).toBe(200);
+      expect(again.json).toEqual(retry.json);
+      expect(await cards()).toEqual([card]);
+    }, 120_000);
+  });
+}
