@@ -4,7 +4,7 @@ import { redactEvents } from '../../realtime/event-log.js';
 import { texts } from '../../i18n/messages.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
+import { boardIdOf, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { Deps, ServiceDeps } from '../../deps.js';

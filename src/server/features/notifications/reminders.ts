@@ -1,7 +1,7 @@
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { formatDate, texts } from '../../i18n/messages.js';
-import { boardAudience } from '../../access/audience.js';
+import { boardAudience } from '../../access/index.js';
 import * as repo from './notifications.repository.js';
 import { notify, type NotifyContext } from './notifications.service.js';
 
