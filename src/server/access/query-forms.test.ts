@@ -28,8 +28,8 @@ eachDialect('the query forms of the access rule', (t) => {
     const accounts = [owner, reader, editor, stranger];
 
     const shared = await t.createBoard(owner, { name: 'Shared' });
-    const open = await t.createBoard(owner, { name: 'Open', status: 'public' });
-    const alone = await t.createBoard(owner, { name: 'Alone' });
+    await t.createBoard(owner, { name: 'Open', status: 'public' });
+    await t.createBoard(owner, { name: 'Alone' });
     const archived = await t.createBoard(owner, { name: 'Archived' });
     const theirs = await t.createBoard(stranger, { name: 'Theirs' });
     await share(t, shared.id, reader, 'read');
