@@ -3,13 +3,14 @@ import type { Db } from '../db/database.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import { hotQuery } from '../db/hot-query.js';
 import type { BoardRow, Schema } from '../db/schema.js';
-import { levelOf } from './policy.js';
+import { levelOf } from './level.js';
 
 /*
- * Who a board reaches, asked from outside a single request's access check:
- * lists across boards, notifications, the realtime hub. The rule itself is
- * `levelOf` in policy.ts; these are its forms for queries and for sets of
- * accounts, kept here so no feature writes its own copy.
+ * Who a board reaches and which boards reach an account, asked from outside a
+ * single request's access check: lists across boards, search, exports, the
+ * archive, the profile's fan-out, notifications, the realtime hub. The rule
+ * itself is `levelOf` in level.ts; these are its forms for queries and for
+ * sets of accounts, kept here so no feature writes its own copy.
  */
 
 /** A member row for the account on the board of the enclosing query. */
@@ -20,6 +21,24 @@ function memberOf(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
       .select('board_members.id')
       .whereRef('board_members.boardId', '=', 'boards.id')
       .where('board_members.userId', '=', actorId),
+  );
+}
+
+/** `levelOf(...) === 'owner'` as a condition on the `boards` table of a query. */
+export function ownedBy(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
+  return eb('boards.ownerId', '=', actorId);
+}
+
+/**
+ * The boards shared with the account: those it is a member of. Written as
+ * `IN`, so both databases start from the account's few memberships (index
+ * `board_members_user`) rather than from every board.
+ */
+export function sharedWith(eb: ExpressionBuilder<Schema, 'boards'>, actorId: string) {
+  return eb(
+    'boards.id',
+    'in',
+    eb.selectFrom('board_members').select('board_members.boardId').where('board_members.userId', '=', actorId),
   );
 }
 
@@ -40,10 +59,36 @@ export function joinedBy(eb: ExpressionBuilder<Schema, 'boards'>, actorId: strin
   return eb.or([eb('boards.ownerId', '=', actorId), memberOf(eb, actorId)]);
 }
 
-/** `joinedBy` for a hand-written query (SQLite's full-text search) that names the table `boards`. */
-export function joinedBySql(actorId: string) {
-  return sql<boolean>`(boards."ownerId" = ${actorId}
-        OR EXISTS (SELECT 1 FROM board_members WHERE board_members."boardId" = boards.id AND board_members."userId" = ${actorId}))`;
+/** The ids of the boards an account has joined (`joinedBy`), in one statement: what its own changes reach. */
+export async function boardsJoinedBy(db: Db, actorId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('boards')
+    .select('id')
+    .where('ownerId', '=', actorId)
+    .union(db.selectFrom('board_members').select('boardId as id').where('userId', '=', actorId))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The account itself and everyone in the audience (owner or member) of a
+ * board it has joined, as a condition on the `user` table of a query: the
+ * people it shares a board with.
+ */
+export function sharesBoardWith(eb: ExpressionBuilder<Schema, 'user'>, actorId: string) {
+  const boards = eb
+    .selectFrom('boards')
+    .select('boards.id')
+    .where((b) => joinedBy(b, actorId));
+  return eb.or([
+    eb('user.id', '=', actorId),
+    eb('user.id', 'in', eb.selectFrom('boards').select('boards.ownerId').where('boards.id', 'in', boards)),
+    eb(
+      'user.id',
+      'in',
+      eb.selectFrom('board_members').select('board_members.userId').where('board_members.boardId', 'in', boards),
+    ),
+  ]);
 }
 
 /**
@@ -88,11 +133,6 @@ export async function boardReaders(db: Db, boardId: number): Promise<(userId: st
     ]),
   );
   return (userId) => board !== undefined && levelOf(board, userId, members.get(userId) ?? null) !== 'none';
-}
-
-/** Whether the account can read the board now. */
-export async function canRead(db: Db, boardId: number, userId: string): Promise<boolean> {
-  return (await boardReaders(db, boardId))(userId);
 }
 
 /**

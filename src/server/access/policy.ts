@@ -6,28 +6,8 @@ import type { AreaRow, BoardRow } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { readCachesOf } from './read-caches.js';
 import { audienceOf, membersOfBoard } from './audience.js';
+import { atLeast, levelOf, type Level, type RequiredLevel } from './level.js';
 import type { BoardAccessCache, CachedArea } from './board-access-cache.js';
-
-export type Level = 'none' | 'read' | 'edit' | 'owner';
-export type RequiredLevel = Exclude<Level, 'none'>;
-
-const rank: Record<Level, number> = { none: 0, read: 1, edit: 2, owner: 3 };
-
-export function atLeast(level: Level, needed: Level): boolean {
-  return rank[level] >= rank[needed];
-}
-
-/**
- * The one board-access rule: the owner, then a member's permission, then
- * `read` for any signed-in account on a public board. The admin role grants
- * nothing here.
- */
-export function levelOf(board: Pick<BoardRow, 'ownerId' | 'status'>, actorId: string, permission: string | null): Level {
-  if (board.ownerId === actorId) return 'owner';
-  if (permission === 'edit') return 'edit';
-  if (permission === 'read') return 'read';
-  return board.status === 'public' ? 'read' : 'none';
-}
 
 /**
  * The kinds of thing a route names by id. A thing on a board the caller

@@ -1,6 +1,5 @@
 import type { Actor } from '../auth/actor.js';
-import { requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/policy.js';
-import { boardAudience } from '../access/audience.js';
+import { boardAudience, requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { nowIso } from '../db/dialect.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';

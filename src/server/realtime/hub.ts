@@ -1,8 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CLOSE_CREDENTIAL_ENDED, type BoardEvent, type ServerMessage, type Viewer } from '../../shared/events.js';
 import { credentialValidUntil, type Actor } from '../auth/actor.js';
-import { boardAudience, boardReaders, readableFrom } from '../access/audience.js';
-import { requireBoard } from '../access/policy.js';
+import { boardAudience, boardReaders, readableFrom, requireBoard } from '../access/index.js';
 import type { Database } from '../db/database.js';
 import type { BoardRow } from '../db/schema.js';
 import type { Revocation } from '../events/bus.js';

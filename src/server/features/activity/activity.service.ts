@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard } from '../../access/policy.js';
+import { boardIdOf, requireBoard } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';

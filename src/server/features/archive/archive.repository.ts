@@ -1,3 +1,4 @@
+import { ownedBy } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type { AreaRow, CardRow } from '../../db/schema.js';
 
@@ -35,12 +36,12 @@ export function archivedCards(db: Db, boardId: number) {
     .execute();
 }
 
-/** The owner's archived boards, latest first. */
-export function archivedBoardsOf(db: Db, ownerId: string) {
+/** The archived boards the account owns (only the owner restores a board), latest first. */
+export function archivedBoardsOf(db: Db, actorId: string) {
   return db
     .selectFrom('boards')
     .select(['id', 'name', 'archivedAt'])
-    .where('ownerId', '=', ownerId)
+    .where((eb) => ownedBy(eb, actorId))
     .where('archivedAt', 'is not', null)
     .orderBy('archivedAt', 'desc')
     .orderBy('id', 'desc')

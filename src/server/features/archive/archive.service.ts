@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, missing, requireBoard } from '../../access/policy.js';
+import { boardIdOf, missing, requireBoard } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';

@@ -1,7 +1,7 @@
 import { redactEvents } from '../../realtime/event-log.js';
 import type { Area } from '../../../shared/api/areas.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard, missing } from '../../access/policy.js';
+import { requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';

@@ -6,7 +6,7 @@ import { Attachment, AttachmentQuery, UploadedImage } from '../../../shared/api/
 import { ErrorBody, Success, errorResponses, isId } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { contentDisposition, isStoredName, type OpenedFile } from '../../files/store.js';
-import { missing } from '../../access/policy.js';
+import { missing } from '../../access/index.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import {

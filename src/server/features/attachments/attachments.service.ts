@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Attachment, UploadedImage } from '../../../shared/api/attachments.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, missing, requireBoard } from '../../access/policy.js';
+import { boardIdOf, missing, requireBoard } from '../../access/index.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';

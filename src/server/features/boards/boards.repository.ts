@@ -1,3 +1,4 @@
+import { ownedBy, sharedWith } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type { Updateable } from 'kysely';
 import type { BoardRow, BoardTable, NewBoard } from '../../db/schema.js';
@@ -6,7 +7,7 @@ export function listOwned(db: Db, userId: string): Promise<BoardRow[]> {
   return db
     .selectFrom('boards')
     .selectAll()
-    .where('ownerId', '=', userId)
+    .where((eb) => ownedBy(eb, userId))
     .where('archivedAt', 'is', null)
     .orderBy('id')
     .execute();
@@ -15,11 +16,10 @@ export function listOwned(db: Db, userId: string): Promise<BoardRow[]> {
 export function listShared(db: Db, userId: string): Promise<BoardRow[]> {
   return db
     .selectFrom('boards')
-    .innerJoin('board_members', 'board_members.boardId', 'boards.id')
-    .selectAll('boards')
-    .where('board_members.userId', '=', userId)
-    .where('boards.archivedAt', 'is', null)
-    .orderBy('boards.id')
+    .selectAll()
+    .where((eb) => sharedWith(eb, userId))
+    .where('archivedAt', 'is', null)
+    .orderBy('id')
     .execute();
 }
 
@@ -34,12 +34,6 @@ export function updateBoard(db: Db, id: number, changes: Omit<Updateable<BoardTa
 export async function deleteBoard(db: Db, id: number): Promise<void> {
   // Everything on the board goes with it through ON DELETE CASCADE.
   await db.deleteFrom('boards').where('id', '=', id).execute();
-}
-
-/** The owner and the members: whose dashboards show the board. */
-export async function memberIds(db: Db, board: Pick<BoardRow, 'id' | 'ownerId'>): Promise<string[]> {
-  const rows = await db.selectFrom('board_members').select('userId').where('boardId', '=', board.id).orderBy('id').execute();
-  return [board.ownerId, ...rows.map((r) => r.userId)];
 }
 
 /** The current version of each board still there: the sockets' sweeps catch up on notifications lost while disconnected. */

@@ -1,7 +1,7 @@
 import { isSafeImage } from '../../../shared/addresses.js';
 import type { Board, BoardWrite } from '../../../shared/api/boards.js';
 import type { Actor } from '../../auth/actor.js';
-import { atLeast, requireBoard } from '../../access/policy.js';
+import { atLeast, boardAudience, requireBoard } from '../../access/index.js';
 import { nowIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
@@ -112,7 +112,8 @@ export async function removeBoard(
     deps,
     files.map((f) => f.storedName),
   );
-  const memberIds = await repo.memberIds(trx, board);
+  // Whose dashboards show the board: the owner and the members.
+  const memberIds = await boardAudience(trx, board.id);
   await repo.deleteBoard(trx, board.id);
   scope.emit('board.deleted', { boardId: board.id, memberIds });
 }

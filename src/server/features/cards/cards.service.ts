@@ -1,7 +1,7 @@
 import { redactEvents } from '../../realtime/event-log.js';
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdForWrite, requireArea, requireBoard, missing } from '../../access/policy.js';
+import { boardIdForWrite, requireArea, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Updateable } from 'kysely';

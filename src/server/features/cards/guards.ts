@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import { missing, requireBoard, type Subject } from '../../access/policy.js';
+import { missing, requireBoard, type Subject } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type { AreaRow, BoardRow, CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';

@@ -3,7 +3,7 @@ import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js'
 import { redactEvents } from '../../realtime/event-log.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
-import { boardIdOf, requireBoard, missing } from '../../access/policy.js';
+import { boardIdOf, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { Deps, ServiceDeps } from '../../deps.js';

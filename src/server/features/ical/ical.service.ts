@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MAX_ICAL_FEEDS, type IcalFeed, type IcalFeedCreate, type IcalFeedCreated } from '../../../shared/api/ical.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import { hashKey, type Actor } from '../../auth/actor.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';

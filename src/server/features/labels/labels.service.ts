@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';

@@ -1,4 +1,4 @@
-import { readableBy } from '../../access/audience.js';
+import { readableBy } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 
 /** Open cards, not archived (nor their area or board), on boards the actor can read. */

@@ -1,5 +1,5 @@
 import { MY_WORK_GROUPS, type MyWork, type MyWorkCard, type MyWorkGroup, type MyWorkQuery } from '../../../shared/api/my-work.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import type { Actor } from '../../auth/actor.js';
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';

@@ -1,6 +1,6 @@
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { boardAudience } from '../../access/audience.js';
+import { boardAudience } from '../../access/index.js';
 import * as repo from './notifications.repository.js';
 import { notify, type NotifyContext } from './notifications.service.js';
 

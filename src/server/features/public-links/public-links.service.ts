@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PublicBoard, PublicLinkState } from '../../../shared/api/public-links.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import { unarchivedBoard } from '../cards/guards.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';

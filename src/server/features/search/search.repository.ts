@@ -1,4 +1,4 @@
-import { joinedBy } from '../../access/audience.js';
+import { joinedBy } from '../../access/index.js';
 import type { Database } from '../../db/database.js';
 import type { SearchHit } from '../../../shared/api/search.js';
 

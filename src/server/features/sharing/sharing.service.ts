@@ -5,7 +5,7 @@ import { invitationMail } from '../../mail/templates.js';
 import { notify } from '../notifications/notifications.service.js';
 import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '../../../shared/api/sharing.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';

@@ -2,7 +2,7 @@ import type { Board } from '../../../shared/api/boards.js';
 import type { BoardFromTemplate, SaveTemplate, TemplateSummary } from '../../../shared/api/templates.js';
 import { TEMPLATE_MAX_AREAS, TEMPLATE_MAX_CARDS, TEMPLATE_MAX_CHARS, TEMPLATES_PER_ACCOUNT } from '../../../shared/limits.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../auth/actor.js';
-import { missing, requireBoard, type Subject } from '../../access/policy.js';
+import { missing, requireBoard, type Subject } from '../../access/index.js';
 import { toIso } from '../../db/dialect.js';
 import type { Db } from '../../db/database.js';
 import type { ServiceDeps } from '../../deps.js';
