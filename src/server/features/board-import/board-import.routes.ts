@@ -12,7 +12,7 @@ import type { Deps } from '../../deps.js';
 import { uploadStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { discardBody, multipartError } from '../../http/multipart-errors.js';
-import { importBoard, importLimits } from './import.js';
+import { importBoard, importLimits } from './board-import.js';
 
 const tooLarge = () => new HttpError(413, 'The file is larger than the import limit');
 
@@ -24,7 +24,7 @@ const tooLarge = () => new HttpError(413, 'The file is larger than the import li
  * One import at a time per account (429 while one is under way): each holds
  * a large upload on disk and a large board file in memory.
  */
-export function importRoutes(app: FastifyInstance, deps: Deps): void {
+export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
   const importing = new Set<string>();
   void app.register(async (scope) => {
     await scope.register(multipart, {

@@ -24,12 +24,12 @@ import { presentBoard } from '../boards/boards.presenter.js';
 import { insertBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
-import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
-import * as repo from './exports.repository.js';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
+import * as repo from './board-import.repository.js';
 import { jsonChecker } from './json-check.js';
 import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
 import { SORT_STEP } from '../cards/ordering.js';
-import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from './zip-reader.js';
+import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from '../../zip/reader.js';
 
 const MB = 1024 * 1024;
 

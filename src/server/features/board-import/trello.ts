@@ -4,8 +4,8 @@ import type { ImportReport, SkipReason } from '../../../shared/api/board-import.
 import type { Db } from '../../db/database.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
-import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
-import { namesKnownTo } from './exports.repository.js';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
+import { namesKnownTo } from './board-import.repository.js';
 import { jsonChecker } from './json-check.js';
 
 /*
