@@ -38,6 +38,8 @@ export interface Config {
   exportsPerInstance: number;
   /** A download whose reader takes nothing for this long is dropped. */
   exportStallSeconds: number;
+  /** Board imports (own zips, Trello) running at once in this process; 429 beyond. */
+  importsPerInstance: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
   oidc: OidcConfig | null;
   /** Webhooks may reach loopback and private addresses (a receiver on the same host or network). */
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     exportsPerAccount: integer('EXPORTS_PER_ACCOUNT', 2, 1, 100),
     exportsPerInstance: integer('EXPORTS_PER_INSTANCE', 4, 1, 100),
     exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
+    importsPerInstance: integer('IMPORTS_PER_INSTANCE', 2, 1, 100),
     webhookAllowPrivate: flag('WEBHOOK_ALLOW_PRIVATE', false),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

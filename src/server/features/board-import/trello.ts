@@ -6,6 +6,7 @@ import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import { namesKnownTo } from './board-import.repository.js';
+import { importBounds, overBound } from './import-bounds.js';
 import { jsonChecker } from './json-check.js';
 
 /*
@@ -88,7 +89,27 @@ export function convertTrelloUpload(
 ): { file: BoardFileInput; report: ImportReport } | { problem: string } {
   const problem = checkTrello(value);
   if (problem) return { problem: `The Trello export is not understood: ${problem}` };
-  return convertTrello(value as TrelloExport, accounts, now);
+  const trello = value as TrelloExport;
+  const over = trelloOverBounds(trello);
+  if (over) return { problem: over };
+  return convertTrello(trello, accounts, now);
+}
+
+/** The first import bound a Trello export goes past, as the answer says it; null within them all. */
+function trelloOverBounds(trello: TrelloExport): string | null {
+  const checklists = trello.checklists ?? [];
+  let items = 0;
+  for (const checklist of checklists) items += checklist.checkItems?.length ?? 0;
+  let comments = 0;
+  for (const action of trello.actions ?? []) if (action.type === 'commentCard') comments++;
+  return overBound('The Trello export', [
+    ['lists', trello.lists.length, importBounds.areas],
+    ['cards', trello.cards.length, importBounds.cards],
+    ['checklists', checklists.length, importBounds.checklists],
+    ['checklist items', items, importBounds.checklistItems],
+    ['labels', trello.labels?.length ?? 0, importBounds.labels],
+    ['comments', comments, importBounds.comments],
+  ]);
 }
 
 /** Trello's board background colours (the names `prefs.background` uses) → hex. */
@@ -253,14 +274,26 @@ export function convertTrello(
       skip(oneLine(checklist.name ?? ''), 'noCard');
       continue;
     }
-    checklists.set(checklist.idCard, [...(checklists.get(checklist.idCard) ?? []), checklist]);
+    const list = checklists.get(checklist.idCard);
+    if (list) list.push(checklist);
+    else checklists.set(checklist.idCard, [checklist]);
   }
 
   let checklistItems = 0;
   let links = 0;
   let cardCount = 0;
+  // Cards by list, indexed once: the work grows with the file, not with lists × cards.
   const listIds = new Set(trello.lists.map((l) => l.id));
-  for (const card of trello.cards) if (!listIds.has(card.idList)) skip(oneLine(card.name ?? ''), 'noList');
+  const cardsByList = new Map<string, TrelloExport['cards']>();
+  for (const card of trello.cards) {
+    if (!listIds.has(card.idList)) {
+      skip(oneLine(card.name ?? ''), 'noList');
+      continue;
+    }
+    const list = cardsByList.get(card.idList);
+    if (list) list.push(card);
+    else cardsByList.set(card.idList, [card]);
+  }
   const withMembers = new Set(trello.cards.flatMap((c) => c.idMembers ?? []));
   for (const id of withMembers) {
     const m = members.get(id);
@@ -268,7 +301,7 @@ export function convertTrello(
   }
 
   const areas = byPos(trello.lists).map((list, areaIndex) => {
-    const cards = byPos(trello.cards.filter((c) => c.idList === list.id)).map((card, cardIndex) => {
+    const cards = byPos(cardsByList.get(list.id) ?? []).map((card, cardIndex) => {
       const name = cut(oneLine(card.name ?? ''), LIMITS.name) || 'Card';
       const parts: string[] = [];
       if (card.desc?.trim()) parts.push(card.desc.trimEnd());
