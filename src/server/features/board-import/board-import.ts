@@ -28,7 +28,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import * as repo from './board-import.repository.js';
 import { importBounds, overBound } from './import-bounds.js';
-import { jsonChecker } from './json-check.js';
+import { steppedChecker } from './json-check.js';
+import { parseInSteps } from './json-in-steps.js';
 import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
 import { SORT_STEP } from '../cards/ordering.js';
 import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from '../../zip/reader.js';
@@ -44,7 +45,8 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
   boardFileBytes: 32 * MB,
 };
 
-const validate = jsonChecker(BoardFile);
+// A board file's bulk is its areas: checked one by one, with the event loop's turn in between.
+const validate = steppedChecker(BoardFile, ['areas']);
 
 type FileCard = BoardFileInput['areas'][number]['cards'][number];
 
@@ -71,8 +73,8 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
   let zip: SafeZip | undefined;
   try {
     // A Trello export (plain JSON, or the one JSON file of a zip) is converted to a board file first.
-    // Each stage below runs whole (a parse, a check, a conversion: at the bounds a few tens of
-    // milliseconds each); between them the event loop gets its turn.
+    // The parse, the checks and the conversion each work a piece at a time, and the event loop
+    // gets its turn between them too: the largest allowed import never holds the process for long.
     let parsed: unknown;
     if (await isPlainJson(upload)) parsed = await readPlainJson(upload);
     else {
@@ -83,14 +85,14 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
     let report: ImportReport | undefined;
     let file: BoardFileInput;
     if (looksLikeTrello(parsed)) {
-      const converted = convertTrelloUpload(parsed, await peopleKnownTo(deps.database.db, actor.id), nowIso());
+      const converted = await convertTrelloUpload(parsed, await peopleKnownTo(deps.database.db, actor.id), nowIso());
       if ('problem' in converted) throw new BadZip(converted.problem);
       ({ file, report } = converted);
       await nextTurn();
-      const problem = validate(file);
+      const problem = await validate(file);
       if (problem) throw new BadZip(`The converted Trello board does not match the format: ${problem}`);
     } else if (!zip) throw new BadZip('The file is neither a board export (zip) nor a Trello board export (JSON)');
-    else file = checkBoardFile(parsed);
+    else file = await checkBoardFile(parsed);
     parsed = undefined;
     await nextTurn();
     const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
@@ -126,10 +128,13 @@ function tooLarge(what: string): HttpError {
   return new HttpError(413, `${what} is larger than the import limit (${Math.round(importLimits.boardFileBytes / MB)} MB)`);
 }
 
-function parseJson(text: string, what: string): unknown {
+/** Parsed a piece at a time (see parseInSteps): a file at the size limit would otherwise hold the process for its parse. */
+async function parseJson(text: string, what: string): Promise<unknown> {
   let parsed: unknown;
   try {
-    parsed = sjson.parse(text.replace(/^\uFEFF/, ''), undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    parsed = await parseInSteps(text.replace(/^\uFEFF/, ''), (piece) =>
+      sjson.parse(piece, undefined, { protoAction: 'remove', constructorAction: 'remove' }),
+    );
   } catch {
     throw new BadZip(`${what} is not valid JSON`);
   }
@@ -151,12 +156,12 @@ async function readBoardJson(zip: SafeZip): Promise<unknown> {
 }
 
 /** A board file of ours, checked against the format. */
-function checkBoardFile(parsed: unknown): BoardFileInput {
+async function checkBoardFile(parsed: unknown): Promise<BoardFileInput> {
   const head = parsed as { format?: unknown; formatVersion?: unknown };
   if (head.format !== BOARD_FILE_FORMAT) throw new BadZip(`The board file's format is not "${BOARD_FILE_FORMAT}"`);
   if (head.formatVersion !== BOARD_FILE_VERSION)
     throw new BadZip(`The board file's formatVersion ${JSON.stringify(head.formatVersion)} is not one this service reads (1)`);
-  const problem = validate(parsed);
+  const problem = await validate(parsed);
   if (problem) throw new BadZip(`The board file does not match the format: ${problem}`);
   const over = overBounds(parsed as BoardFileInput);
   if (over) throw new BadZip(over);
@@ -306,7 +311,7 @@ function coverImage(image: string | null, rewrite: (text: string) => string, bas
 type Step = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
 /** About how many rows one step writes: on SQLite a step holds the one connection, so every other query waits for it. */
-const ROWS_PER_STEP = 250;
+const ROWS_PER_STEP = 50;
 
 /**
  * Collects writes and runs them in steps of about `ROWS_PER_STEP` rows, in

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type, type Static } from 'typebox';
 import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { ImportReport, SkipReason } from '../../../shared/api/board-import.js';
@@ -7,7 +8,7 @@ import { MAX_LABELS } from '../labels/labels.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import { namesKnownTo } from './board-import.repository.js';
 import { importBounds, overBound } from './import-bounds.js';
-import { jsonChecker } from './json-check.js';
+import { steppedChecker } from './json-check.js';
 
 /*
  * A Trello board export ("Print and export → Export as JSON") turned into a
@@ -79,20 +80,26 @@ export function looksLikeTrello(value: unknown): boolean {
   return v.format === undefined && typeof v.name === 'string' && Array.isArray(v.lists) && Array.isArray(v.cards);
 }
 
-const checkTrello = jsonChecker(TrelloExport);
+// The bulk of an export is in these arrays: checked item by item, with the event loop's turn in between.
+const checkTrello = steppedChecker(TrelloExport, ['lists', 'cards', 'checklists', 'labels', 'actions', 'members']);
 
 /** A parsed upload that `looksLikeTrello` as a board file, or the reason it cannot be read. */
-export function convertTrelloUpload(
+export async function convertTrelloUpload(
   value: unknown,
   accounts: ReadonlyMap<string, string>,
   now: string,
-): { file: BoardFileInput; report: ImportReport } | { problem: string } {
-  const problem = checkTrello(value);
+): Promise<{ file: BoardFileInput; report: ImportReport } | { problem: string }> {
+  const problem = await checkTrello(value);
   if (problem) return { problem: `The Trello export is not understood: ${problem}` };
   const trello = value as TrelloExport;
   const over = trelloOverBounds(trello);
   if (over) return { problem: over };
-  return convertTrello(trello, accounts, now);
+  const steps = conversion(trello, accounts, now);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await nextTurn();
+  }
 }
 
 /** The first import bound a Trello export goes past, as the answer says it; null within them all. */
@@ -198,6 +205,23 @@ export function convertTrello(
   accounts: ReadonlyMap<string, string>,
   now: string,
 ): { file: BoardFileInput; report: ImportReport } {
+  const steps = conversion(trello, accounts, now);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Cards (or comments) converted between two pauses of `conversion`. */
+const PER_STEP = 100;
+
+/** `convertTrello` as steps: it pauses (yields) every `PER_STEP` cards or comments, where an import gives the event loop its turn. */
+function* conversion(
+  trello: TrelloExport,
+  accounts: ReadonlyMap<string, string>,
+  now: string,
+): Generator<void, { file: BoardFileInput; report: ImportReport }> {
+  let done = 0;
   const skipped: ImportReport['skipped'] = [];
   const skip = (what: string, reason: SkipReason) => skipped.push({ what, reason, why: WHY[reason] });
   const fit = (text: string, max: number, what: string) => {
@@ -236,6 +260,7 @@ export function convertTrello(
     .map((action, index) => ({ action, index, date: isoOrNull(action.date) ?? now }))
     .sort((a, b) => a.date.localeCompare(b.date) || b.index - a.index); // Trello writes newest first
   for (const { action, date } of actions) {
+    if (++done % PER_STEP === 0) yield;
     if (action.type !== 'commentCard') {
       otherActions++;
       continue;
@@ -300,8 +325,11 @@ export function convertTrello(
     skip(oneLine(m?.fullName ?? '') || oneLine(m?.username ?? '') || id, 'cardMembers');
   }
 
-  const areas = byPos(trello.lists).map((list, areaIndex) => {
-    const cards = byPos(cardsByList.get(list.id) ?? []).map((card, cardIndex) => {
+  const areas: BoardFileInput['areas'] = [];
+  for (const [areaIndex, list] of byPos(trello.lists).entries()) {
+    const cards: BoardFileInput['areas'][number]['cards'] = [];
+    for (const [cardIndex, card] of byPos(cardsByList.get(list.id) ?? []).entries()) {
+      if (++done % PER_STEP === 0) yield;
       const name = cut(oneLine(card.name ?? ''), LIMITS.name) || 'Card';
       const parts: string[] = [];
       if (card.desc?.trim()) parts.push(card.desc.trimEnd());
@@ -324,7 +352,7 @@ export function convertTrello(
       links += attached.length;
       if (attached.length > 0) parts.push(attached.join('\n'));
       cardCount++;
-      return {
+      cards.push({
         id: cardCount,
         name,
         content: fit(parts.join('\n\n'), LIMITS.content, name),
@@ -343,16 +371,16 @@ export function convertTrello(
         attachments: [],
         comments: comments.get(card.id) ?? [],
         activity: [],
-      };
-    });
-    return {
+      });
+    }
+    areas.push({
       id: areaIndex + 1,
       name: cut(oneLine(list.name ?? ''), LIMITS.name),
       sort: areaIndex,
       archivedAt: list.closed ? now : null,
       cards,
-    };
-  });
+    });
+  }
 
   const prefs = trello.prefs ?? {};
   const color =
