@@ -15,9 +15,9 @@ import {
   type Server,
 } from './support.js';
 import { formatBytes } from '../src/web/features/exports/format.js';
-import { rawZip, readZip } from '../src/server/features/exports/testing.js';
+import { rawZip, readZip } from '../test/zip.js';
 
-/** The German CSV headings (src/server/features/exports/csv-words.ts), `;`-separated. */
+/** The German CSV headings (src/server/features/board-export/csv-words.ts), `;`-separated. */
 const GERMAN_HEADINGS = [
   'Bereich',
   'Karte',

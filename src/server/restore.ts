@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
-import { RestoreRefused, restoreExport } from './features/exports/restore-dump.js';
+import { RestoreRefused, restoreExport } from './features/instance-backup/restore-dump.js';
 
 async function main(): Promise<number> {
   const [file, ...rest] = process.argv.slice(2).filter((a) => a !== '--');

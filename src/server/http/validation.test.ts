@@ -3,7 +3,7 @@ import { createArea, createCard, snapshot } from '../../../test/factories.js';
 import { eachDialect, type TestUser } from '../../../test/harness.js';
 import { multipart } from '../../../test/multipart.js';
 import { Viewer } from '../../../test/realtime-client.js';
-import { rawZip } from '../features/exports/testing.js';
+import { rawZip } from '../../../test/zip.js';
 
 const BEYOND = ['2147483648', '-2147483649', '9007199254740993', '1e400', 'Infinity'];
 

@@ -1,7 +1,7 @@
 import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { Actor } from '../../auth/actor.js';
 import { nowIso } from '../../db/dialect.js';
-import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../exports/board-file.js';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 
 export type TemplateStyle = 'kanban' | 'todo';
 
@@ -29,7 +29,7 @@ export const cardCount = (snapshot: TemplateSnapshot) => snapshot.areas.reduce((
 
 /**
  * The snapshot as a board file, so that a board made from a template takes
- * the import's one road for creating a whole board (see exports/import.ts).
+ * the import's one road for creating a whole board (see board-import/board-import.ts).
  */
 export interface NewBoard {
   name: string;

@@ -7,12 +7,12 @@ import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { createBoard, noFiles } from '../exports/import.js';
+import { createBoard, noFiles } from '../board-import/board-import.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { builtInTemplates } from './built-ins.js';
 import { cardCount, toBoardFile, type TemplateSnapshot, type TemplateStyle } from './snapshot.js';
 import * as repo from './templates.repository.js';
-import { visibleAreasInOrder } from '../exports/exports.repository.js';
+import { visibleAreasInOrder } from '../board-export/board-export.repository.js';
 
 /*
  * Sharing: a saved template belongs to the account that saved it and only it

@@ -8,7 +8,8 @@ import type { Db } from '../../db/database.js';
 import type { DialectName } from '../../db/dialect.js';
 import { BASE_URL, eachDialect, startApp, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { RestoreRefused, restoreExport } from './restore-dump.js';
-import { PNG, rawZip, readZip, REPORT, richBoard, type ZipContent } from './testing.js';
+import { PNG, REPORT, richBoard } from '../../../../test/rich-board.js';
+import { rawZip, readZip, type ZipContent } from '../../../../test/zip.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'tavla-export-test-'));

@@ -1,12 +1,14 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type, type Static } from 'typebox';
 import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { ImportReport, SkipReason } from '../../../shared/api/board-import.js';
 import type { Db } from '../../db/database.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
-import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
-import { namesKnownTo } from './exports.repository.js';
-import { jsonChecker } from './json-check.js';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
+import { namesKnownTo } from './board-import.repository.js';
+import { importBounds, overBound } from './import-bounds.js';
+import { steppedChecker } from './json-check.js';
 
 /*
  * A Trello board export ("Print and export → Export as JSON") turned into a
@@ -78,17 +80,43 @@ export function looksLikeTrello(value: unknown): boolean {
   return v.format === undefined && typeof v.name === 'string' && Array.isArray(v.lists) && Array.isArray(v.cards);
 }
 
-const checkTrello = jsonChecker(TrelloExport);
+// The bulk of an export is in these arrays: checked item by item, with the event loop's turn in between.
+const checkTrello = steppedChecker(TrelloExport, ['lists', 'cards', 'checklists', 'labels', 'actions', 'members']);
 
 /** A parsed upload that `looksLikeTrello` as a board file, or the reason it cannot be read. */
-export function convertTrelloUpload(
+export async function convertTrelloUpload(
   value: unknown,
   accounts: ReadonlyMap<string, string>,
   now: string,
-): { file: BoardFileInput; report: ImportReport } | { problem: string } {
-  const problem = checkTrello(value);
+): Promise<{ file: BoardFileInput; report: ImportReport } | { problem: string }> {
+  const problem = await checkTrello(value);
   if (problem) return { problem: `The Trello export is not understood: ${problem}` };
-  return convertTrello(value as TrelloExport, accounts, now);
+  const trello = value as TrelloExport;
+  const over = trelloOverBounds(trello);
+  if (over) return { problem: over };
+  const steps = conversion(trello, accounts, now);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await nextTurn();
+  }
+}
+
+/** The first import bound a Trello export goes past, as the answer says it; null within them all. */
+function trelloOverBounds(trello: TrelloExport): string | null {
+  const checklists = trello.checklists ?? [];
+  let items = 0;
+  for (const checklist of checklists) items += checklist.checkItems?.length ?? 0;
+  let comments = 0;
+  for (const action of trello.actions ?? []) if (action.type === 'commentCard') comments++;
+  return overBound('The Trello export', [
+    ['lists', trello.lists.length, importBounds.areas],
+    ['cards', trello.cards.length, importBounds.cards],
+    ['checklists', checklists.length, importBounds.checklists],
+    ['checklist items', items, importBounds.checklistItems],
+    ['labels', trello.labels?.length ?? 0, importBounds.labels],
+    ['comments', comments, importBounds.comments],
+  ]);
 }
 
 /** Trello's board background colours (the names `prefs.background` uses) → hex. */
@@ -177,6 +205,23 @@ export function convertTrello(
   accounts: ReadonlyMap<string, string>,
   now: string,
 ): { file: BoardFileInput; report: ImportReport } {
+  const steps = conversion(trello, accounts, now);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Cards (or comments) converted between two pauses of `conversion`. */
+const PER_STEP = 100;
+
+/** `convertTrello` as steps: it pauses (yields) every `PER_STEP` cards or comments, where an import gives the event loop its turn. */
+function* conversion(
+  trello: TrelloExport,
+  accounts: ReadonlyMap<string, string>,
+  now: string,
+): Generator<void, { file: BoardFileInput; report: ImportReport }> {
+  let done = 0;
   const skipped: ImportReport['skipped'] = [];
   const skip = (what: string, reason: SkipReason) => skipped.push({ what, reason, why: WHY[reason] });
   const fit = (text: string, max: number, what: string) => {
@@ -215,6 +260,7 @@ export function convertTrello(
     .map((action, index) => ({ action, index, date: isoOrNull(action.date) ?? now }))
     .sort((a, b) => a.date.localeCompare(b.date) || b.index - a.index); // Trello writes newest first
   for (const { action, date } of actions) {
+    if (++done % PER_STEP === 0) yield;
     if (action.type !== 'commentCard') {
       otherActions++;
       continue;
@@ -253,22 +299,37 @@ export function convertTrello(
       skip(oneLine(checklist.name ?? ''), 'noCard');
       continue;
     }
-    checklists.set(checklist.idCard, [...(checklists.get(checklist.idCard) ?? []), checklist]);
+    const list = checklists.get(checklist.idCard);
+    if (list) list.push(checklist);
+    else checklists.set(checklist.idCard, [checklist]);
   }
 
   let checklistItems = 0;
   let links = 0;
   let cardCount = 0;
+  // Cards by list, indexed once: the work grows with the file, not with lists × cards.
   const listIds = new Set(trello.lists.map((l) => l.id));
-  for (const card of trello.cards) if (!listIds.has(card.idList)) skip(oneLine(card.name ?? ''), 'noList');
+  const cardsByList = new Map<string, TrelloExport['cards']>();
+  for (const card of trello.cards) {
+    if (!listIds.has(card.idList)) {
+      skip(oneLine(card.name ?? ''), 'noList');
+      continue;
+    }
+    const list = cardsByList.get(card.idList);
+    if (list) list.push(card);
+    else cardsByList.set(card.idList, [card]);
+  }
   const withMembers = new Set(trello.cards.flatMap((c) => c.idMembers ?? []));
   for (const id of withMembers) {
     const m = members.get(id);
     skip(oneLine(m?.fullName ?? '') || oneLine(m?.username ?? '') || id, 'cardMembers');
   }
 
-  const areas = byPos(trello.lists).map((list, areaIndex) => {
-    const cards = byPos(trello.cards.filter((c) => c.idList === list.id)).map((card, cardIndex) => {
+  const areas: BoardFileInput['areas'] = [];
+  for (const [areaIndex, list] of byPos(trello.lists).entries()) {
+    const cards: BoardFileInput['areas'][number]['cards'] = [];
+    for (const [cardIndex, card] of byPos(cardsByList.get(list.id) ?? []).entries()) {
+      if (++done % PER_STEP === 0) yield;
       const name = cut(oneLine(card.name ?? ''), LIMITS.name) || 'Card';
       const parts: string[] = [];
       if (card.desc?.trim()) parts.push(card.desc.trimEnd());
@@ -291,7 +352,7 @@ export function convertTrello(
       links += attached.length;
       if (attached.length > 0) parts.push(attached.join('\n'));
       cardCount++;
-      return {
+      cards.push({
         id: cardCount,
         name,
         content: fit(parts.join('\n\n'), LIMITS.content, name),
@@ -310,16 +371,16 @@ export function convertTrello(
         attachments: [],
         comments: comments.get(card.id) ?? [],
         activity: [],
-      };
-    });
-    return {
+      });
+    }
+    areas.push({
       id: areaIndex + 1,
       name: cut(oneLine(list.name ?? ''), LIMITS.name),
       sort: areaIndex,
       archivedAt: list.closed ? now : null,
       cards,
-    };
-  });
+    });
+  }
 
   const prefs = trello.prefs ?? {};
   const color =

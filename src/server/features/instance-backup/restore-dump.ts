@@ -9,7 +9,7 @@ import { dialectFor, dialectNamed } from '../../db/dialects/index.js';
 import { StatementSplitter, dumpDialect, type Statement } from '../../db/dump/sql-text.js';
 import { TargetRefused, type Target } from '../../db/dump/restore-target.js';
 import { isStoredName, uploadStore, type UploadStore } from '../../files/store.js';
-import { BadZip, SafeZip, type ZipLimits } from './zip-reader.js';
+import { BadZip, SafeZip, type ZipLimits } from '../../zip/reader.js';
 
 /** The restore will not run: the input or the target database is not what it needs. Nothing was changed. */
 export class RestoreRefused extends Error {}

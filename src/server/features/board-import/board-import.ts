@@ -21,15 +21,18 @@ import { HttpError, badRequest } from '../../http/errors.js';
 import { withNul } from '../../http/validation.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
-import { insertBoard } from '../boards/boards.repository.js';
+import { deleteBoard, insertBoard, updateBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
-import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from './board-file.js';
-import * as repo from './exports.repository.js';
-import { jsonChecker } from './json-check.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
+import * as repo from './board-import.repository.js';
+import { importBounds, overBound } from './import-bounds.js';
+import { steppedChecker } from './json-check.js';
+import { parseInSteps } from './json-in-steps.js';
 import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
 import { SORT_STEP } from '../cards/ordering.js';
-import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from './zip-reader.js';
+import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from '../../zip/reader.js';
 
 const MB = 1024 * 1024;
 
@@ -42,7 +45,8 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
   boardFileBytes: 32 * MB,
 };
 
-const validate = jsonChecker(BoardFile);
+// A board file's bulk is its areas: checked one by one, with the event loop's turn in between.
+const validate = steppedChecker(BoardFile, ['areas']);
 
 type FileCard = BoardFileInput['areas'][number]['cards'][number];
 
@@ -69,26 +73,30 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
   let zip: SafeZip | undefined;
   try {
     // A Trello export (plain JSON, or the one JSON file of a zip) is converted to a board file first.
+    // The parse, the checks and the conversion each work a piece at a time, and the event loop
+    // gets its turn between them too: the largest allowed import never holds the process for long.
     let parsed: unknown;
     if (await isPlainJson(upload)) parsed = await readPlainJson(upload);
     else {
       zip = await SafeZip.open(upload, importLimits.zip);
       parsed = await readBoardJson(zip);
     }
+    await nextTurn();
     let report: ImportReport | undefined;
     let file: BoardFileInput;
     if (looksLikeTrello(parsed)) {
-      const converted = convertTrelloUpload(parsed, await peopleKnownTo(deps.database.db, actor.id), nowIso());
+      const converted = await convertTrelloUpload(parsed, await peopleKnownTo(deps.database.db, actor.id), nowIso());
       if ('problem' in converted) throw new BadZip(converted.problem);
       ({ file, report } = converted);
-      const problem = validate(file);
+      await nextTurn();
+      const problem = await validate(file);
       if (problem) throw new BadZip(`The converted Trello board does not match the format: ${problem}`);
     } else if (!zip) throw new BadZip('The file is neither a board export (zip) nor a Trello board export (JSON)');
-    else file = checkBoardFile(parsed);
+    else file = await checkBoardFile(parsed);
+    parsed = undefined;
+    await nextTurn();
     const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
-    const { board, events } = await deps.database.db
-      .transaction()
-      .execute(async (trx) => createBoard(trx, deps, actor, file, files));
+    const { board, events } = await writeInSteps(deps, actor, file, files);
     deps.bus.publish(events);
     return report ? { board, report } : { board };
   } catch (error) {
@@ -120,10 +128,13 @@ function tooLarge(what: string): HttpError {
   return new HttpError(413, `${what} is larger than the import limit (${Math.round(importLimits.boardFileBytes / MB)} MB)`);
 }
 
-function parseJson(text: string, what: string): unknown {
+/** Parsed a piece at a time (see parseInSteps): a file at the size limit would otherwise hold the process for its parse. */
+async function parseJson(text: string, what: string): Promise<unknown> {
   let parsed: unknown;
   try {
-    parsed = sjson.parse(text.replace(/^\uFEFF/, ''), undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    parsed = await parseInSteps(text.replace(/^\uFEFF/, ''), (piece) =>
+      sjson.parse(piece, undefined, { protoAction: 'remove', constructorAction: 'remove' }),
+    );
   } catch {
     throw new BadZip(`${what} is not valid JSON`);
   }
@@ -145,16 +156,42 @@ async function readBoardJson(zip: SafeZip): Promise<unknown> {
 }
 
 /** A board file of ours, checked against the format. */
-function checkBoardFile(parsed: unknown): BoardFileInput {
+async function checkBoardFile(parsed: unknown): Promise<BoardFileInput> {
   const head = parsed as { format?: unknown; formatVersion?: unknown };
   if (head.format !== BOARD_FILE_FORMAT) throw new BadZip(`The board file's format is not "${BOARD_FILE_FORMAT}"`);
   if (head.formatVersion !== BOARD_FILE_VERSION)
     throw new BadZip(`The board file's formatVersion ${JSON.stringify(head.formatVersion)} is not one this service reads (1)`);
-  const problem = validate(parsed);
+  const problem = await validate(parsed);
   if (problem) throw new BadZip(`The board file does not match the format: ${problem}`);
+  const over = overBounds(parsed as BoardFileInput);
+  if (over) throw new BadZip(over);
   const withNulAt = withNul('board file', parsed);
   if (withNulAt) throw new BadZip(`${withNulAt} must not contain the NUL character`);
   return parsed as BoardFileInput;
+}
+
+/** The first import bound a board file goes past, as the answer says it; null within them all. */
+function overBounds(file: BoardFileInput): string | null {
+  let cards = 0;
+  let comments = 0;
+  let attachments = 0;
+  let activity = 0;
+  for (const area of file.areas) {
+    cards += area.cards.length;
+    for (const card of area.cards) {
+      comments += card.comments.length;
+      attachments += card.attachments.length;
+      activity += card.activity.length;
+    }
+  }
+  return overBound('The board file', [
+    ['areas', file.areas.length, importBounds.areas],
+    ['cards', cards, importBounds.cards],
+    ['labels', file.labels.length, importBounds.labels],
+    ['comments', comments, importBounds.comments],
+    ['attachments', attachments, importBounds.attachments],
+    ['history entries', activity, importBounds.activity],
+  ]);
 }
 
 export interface StoredFiles {
@@ -270,15 +307,92 @@ function coverImage(image: string | null, rewrite: (text: string) => string, bas
   return isSafeImage(image, baseUrl) ? image : null;
 }
 
-async function insertChunks<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await insert(rows.slice(i, i + 200));
+/** Runs a part of the writes of a new board, within the caller's transaction or one of its own. */
+type Step = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
+
+/** About how many rows one step writes: on SQLite a step holds the one connection, so every other query waits for it. */
+const ROWS_PER_STEP = 50;
+
+/**
+ * Collects writes and runs them in steps of about `ROWS_PER_STEP` rows, in
+ * the order they were added (a card's write may use the id its area's write
+ * set before it).
+ */
+class Steps {
+  private queue: Array<(db: Db) => Promise<void>> = [];
+  private rows = 0;
+
+  constructor(private readonly step: Step) {}
+
+  async add(rows: number, work: (db: Db) => Promise<void>): Promise<void> {
+    this.queue.push(work);
+    this.rows += rows;
+    if (this.rows >= ROWS_PER_STEP) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.queue.length === 0) return;
+    const queue = this.queue;
+    this.queue = [];
+    this.rows = 0;
+    await this.step(async (db) => {
+      for (const work of queue) await work(db);
+    });
+  }
+}
+
+/**
+ * An import's writes, each step in a short transaction of its own with the
+ * event loop's turn between them, so that neither the database's connection
+ * (SQLite has one) nor the process is held for the whole board. The board
+ * stays archived, out of every list, until the last step brings it out and
+ * records `board.created`; if any step fails, the board is deleted again
+ * (everything on it goes with it).
+ */
+async function writeInSteps(deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
+  const { db } = deps.database;
+  let boardId: number | undefined;
+  const step: Step = async (work) => {
+    const out = await db.transaction().execute(work);
+    await nextTurn();
+    return out;
+  };
+  try {
+    return await fillBoard(step, deps, actor, file, files, (id) => {
+      boardId = id;
+    });
+  } catch (error) {
+    if (boardId !== undefined) {
+      const id = boardId;
+      await db.transaction().execute((trx) => deleteBoard(trx, id));
+    }
+    throw error;
+  }
 }
 
 /**
  * Writes a checked board file as a new board of the caller's, within `trx`; answers the board and the
- * `board.created` event to publish after commit. Templates create their boards through here too.
+ * `board.created` event to publish after commit. Templates create their boards through here.
  */
-export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
+export function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
+  return fillBoard(
+    (work) => work(trx),
+    deps,
+    actor,
+    file,
+    files,
+    () => undefined,
+  );
+}
+
+async function fillBoard(
+  step: Step,
+  deps: ServiceDeps,
+  actor: Actor,
+  file: BoardFileInput,
+  files: StoredFiles,
+  created: (boardId: number) => void,
+) {
   const now = nowIso();
   const rewrite = addressRewriter(file, files, deps.config.baseUrl);
   const cards = file.areas.flatMap((a) => a.cards);
@@ -296,32 +410,39 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
 
   const color = normalizeColor(file.board.color);
   const image = coverImage(file.board.image, rewrite, deps.config.baseUrl);
-  const boardRow = await insertBoard(trx, {
-    ownerId: actor.id,
-    name: file.board.name.trim() || 'Board',
-    style: file.board.style,
-    status: file.board.status,
-    image,
-    color: image === null ? color : null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const boardId = boardRow.id;
-
   const labelIds = new Map<string, number>();
-  for (const [nameKey, name] of labelNames) {
-    const row = await repo.insertLabel(trx, { boardId, name, nameKey, createdAt: now });
-    labelIds.set(nameKey, row.id);
-  }
-
-  for (const picture of files.pictures.values()) {
-    await repo.insertImage(trx, {
-      boardId,
-      storedName: picture.storedName,
-      filetype: picture.filetype,
-      filesize: picture.size,
-      userId: actor.id,
+  const boardId = await step(async (trx) => {
+    // Archived (out of every list) until the last step: see writeInSteps.
+    const row = await insertBoard(trx, {
+      ownerId: actor.id,
+      name: file.board.name.trim() || 'Board',
+      style: file.board.style,
+      status: file.board.status,
+      image,
+      color: image === null ? color : null,
+      archivedAt: now,
       createdAt: now,
+      updatedAt: now,
+    });
+    created(row.id);
+    for (const [nameKey, name] of labelNames) {
+      const label = await repo.insertLabel(trx, { boardId: row.id, name, nameKey, createdAt: now });
+      labelIds.set(nameKey, label.id);
+    }
+    return row.id;
+  });
+
+  const steps = new Steps(step);
+  for (const picture of files.pictures.values()) {
+    await steps.add(1, async (trx) => {
+      await repo.insertImage(trx, {
+        boardId,
+        storedName: picture.storedName,
+        filetype: picture.filetype,
+        filesize: picture.size,
+        userId: actor.id,
+        createdAt: now,
+      });
     });
   }
 
@@ -330,72 +451,79 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
   const attachmentIds = new Map<number, number>();
   const histories: Array<{ cardId: number; card: FileCard }> = [];
   for (const [areaIndex, area] of file.areas.entries()) {
-    const areaRow = await repo.insertArea(trx, {
-      boardId,
-      name: area.name,
-      sort: areaIndex,
-      archivedAt: iso(area.archivedAt),
-      createdAt: now,
-      updatedAt: now,
-    });
-    for (const [cardIndex, card] of area.cards.entries()) {
-      const dueDate = iso(card.dueDate);
-      const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
-      const cardRow = await repo.insertCard(trx, {
-        areaId: areaRow.id,
+    const areaRow = { id: 0 };
+    await steps.add(1, async (trx) => {
+      ({ id: areaRow.id } = await repo.insertArea(trx, {
         boardId,
-        name: card.name.trim() || 'Card',
-        content: rewrite(card.content),
-        status: card.done ? 1 : 0,
-        sort: cardIndex * SORT_STEP,
-        dueDate,
-        repeatEvery: rhythm,
-        repeatAnchor: rhythm === null ? null : dueDate,
-        repeatAreaId: rhythm === null ? null : areaRow.id,
-        archivedAt: iso(card.archivedAt),
+        name: area.name,
+        sort: areaIndex,
+        archivedAt: iso(area.archivedAt),
         createdAt: now,
         updatedAt: now,
+      }));
+    });
+    for (const [cardIndex, card] of area.cards.entries()) {
+      const rows = 4 + card.comments.length + card.attachments.length;
+      await steps.add(rows, async (trx) => {
+        const dueDate = iso(card.dueDate);
+        const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
+        const cardRow = await repo.insertCard(trx, {
+          areaId: areaRow.id,
+          boardId,
+          name: card.name.trim() || 'Card',
+          content: rewrite(card.content),
+          status: card.done ? 1 : 0,
+          sort: cardIndex * SORT_STEP,
+          dueDate,
+          repeatEvery: rhythm,
+          repeatAnchor: rhythm === null ? null : dueDate,
+          repeatAreaId: rhythm === null ? null : areaRow.id,
+          archivedAt: iso(card.archivedAt),
+          createdAt: now,
+          updatedAt: now,
+        });
+        const cardId = cardRow.id;
+        cardIds.set(card.id, cardId);
+
+        const wears = [...new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase())).filter((id) => id !== undefined))];
+        if (wears.length > 0) await repo.addCardLabels(trx, cardId, wears);
+        const assignees = [...new Set(card.assignees.map((p) => p.id))].filter(isImporter);
+        if (assignees.length > 0) await repo.addAssignees(trx, cardId, assignees, now);
+        const reminders = [...new Set(card.reminders)].sort((a, b) => a - b);
+        if (reminders.length > 0) await repo.addReminders(trx, cardId, reminders);
+
+        for (const comment of card.comments) {
+          const createdAt = iso(comment.createdAt)!;
+          const row = await repo.insertComment(trx, {
+            cardId,
+            userId: isImporter(comment.author.id) ? actor.id : null,
+            authorName: comment.author.name,
+            content: rewrite(comment.content),
+            createdAt,
+            updatedAt: createdAt,
+          });
+          commentIds.set(comment.id, row.id);
+        }
+        for (const attachment of card.attachments) {
+          const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
+          const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
+          const row = await repo.insertAttachment(trx, {
+            cardId,
+            filename: safeFilename(attachment.filename),
+            filetype: normalizeType(attachment.filetype),
+            filesize: stored?.size ?? attachment.filesize,
+            storedName: stored?.storedName ?? null,
+            url,
+            userId: actor.id,
+            createdAt: iso(attachment.createdAt)!,
+          });
+          attachmentIds.set(attachment.id, row.id);
+        }
+        histories.push({ cardId, card });
       });
-      const cardId = cardRow.id;
-      cardIds.set(card.id, cardId);
-
-      const wears = [...new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase())).filter((id) => id !== undefined))];
-      if (wears.length > 0) await repo.addCardLabels(trx, cardId, wears);
-      const assignees = [...new Set(card.assignees.map((p) => p.id))].filter(isImporter);
-      if (assignees.length > 0) await repo.addAssignees(trx, cardId, assignees, now);
-      const reminders = [...new Set(card.reminders)].sort((a, b) => a - b);
-      if (reminders.length > 0) await repo.addReminders(trx, cardId, reminders);
-
-      for (const comment of card.comments) {
-        const createdAt = iso(comment.createdAt)!;
-        const row = await repo.insertComment(trx, {
-          cardId,
-          userId: isImporter(comment.author.id) ? actor.id : null,
-          authorName: comment.author.name,
-          content: rewrite(comment.content),
-          createdAt,
-          updatedAt: createdAt,
-        });
-        commentIds.set(comment.id, row.id);
-      }
-      for (const attachment of card.attachments) {
-        const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
-        const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
-        const row = await repo.insertAttachment(trx, {
-          cardId,
-          filename: safeFilename(attachment.filename),
-          filetype: normalizeType(attachment.filetype),
-          filesize: stored?.size ?? attachment.filesize,
-          storedName: stored?.storedName ?? null,
-          url,
-          userId: actor.id,
-          createdAt: iso(attachment.createdAt)!,
-        });
-        attachmentIds.set(attachment.id, row.id);
-      }
-      histories.push({ cardId, card });
     }
   }
+  await steps.flush();
 
   // The history, once every card, comment and attachment has its new id to point at.
   const remap: Record<string, Map<number, number>> = {
@@ -434,9 +562,15 @@ export async function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file
       };
     }),
   );
-  await insertChunks(activity, (chunk) => repo.insertActivity(trx, chunk));
+  for (let i = 0; i < activity.length; i += ROWS_PER_STEP) {
+    const chunk = activity.slice(i, i + ROWS_PER_STEP);
+    await step((trx) => repo.insertActivity(trx, chunk));
+  }
 
-  const board = presentBoard(boardRow);
-  const events = await recordEvents(trx, boardRow, actor, [{ name: 'board.created', data: { board } }]);
-  return { board, events };
+  return step(async (trx) => {
+    const boardRow = await updateBoard(trx, boardId, { archivedAt: null });
+    const board = presentBoard(boardRow);
+    const events = await recordEvents(trx, boardRow, actor, [{ name: 'board.created', data: { board } }]);
+    return { board, events };
+  });
 }

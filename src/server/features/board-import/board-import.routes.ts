@@ -12,7 +12,8 @@ import type { Deps } from '../../deps.js';
 import { uploadStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { discardBody, multipartError } from '../../http/multipart-errors.js';
-import { importBoard, importLimits } from './import.js';
+import { importBoard, importLimits } from './board-import.js';
+import { countedSlots } from './import-slots.js';
 
 const tooLarge = () => new HttpError(413, 'The file is larger than the import limit');
 
@@ -21,11 +22,13 @@ const tooLarge = () => new HttpError(413, 'The file is larger than the import li
  * `file`), or a Trello board export, becomes a new board of the caller's. The multipart parser lives in
  * this scope only. The zip is kept in a temporary file while it is read (a
  * zip is read from its end) and removed afterwards, whatever happened.
- * One import at a time per account (429 while one is under way): each holds
- * a large upload on disk and a large board file in memory.
+ * One import at a time per account, and `IMPORTS_PER_INSTANCE` in the process
+ * (429 beyond either): each holds a large upload on disk and a large board
+ * file in memory, and takes its share of the process's time.
  */
-export function importRoutes(app: FastifyInstance, deps: Deps): void {
+export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
   const importing = new Set<string>();
+  const running = countedSlots(deps.config.importsPerInstance);
   void app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: importLimits.uploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
@@ -49,6 +52,11 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
           discardBody(request);
           reply.header('retry-after', '10');
           throw new HttpError(429, 'An import of yours is already under way; try again when it has finished');
+        }
+        if (!running.acquire()) {
+          discardBody(request);
+          reply.header('retry-after', '10');
+          throw new HttpError(429, 'Too many imports are running; try again later');
         }
         importing.add(account);
         const store = uploadStore(deps.config.dataDir);
@@ -76,6 +84,7 @@ export function importRoutes(app: FastifyInstance, deps: Deps): void {
         } finally {
           await rm(zipFile, { force: true });
           importing.delete(account);
+          running.release();
         }
       },
     );

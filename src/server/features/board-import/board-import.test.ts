@@ -7,9 +7,11 @@ import { afterEach, expect, it } from 'vitest';
 import { uploadedFiles } from '../../../../test/factories.js';
 import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { uploadStore } from '../../files/store.js';
-import { importLimits } from './import.js';
-import { multipart, PNG, rawZip, readZip, REPORT, richBoard, type RawEntry } from './testing.js';
-import { UNTRUSTED } from './zip-reader.js';
+import { multipart } from '../../../../test/multipart.js';
+import { PNG, REPORT, richBoard } from '../../../../test/rich-board.js';
+import { rawZip, readZip, type RawEntry } from '../../../../test/zip.js';
+import { UNTRUSTED } from '../../zip/reader.js';
+import { importLimits } from './board-import.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
-import { isSafeEntryName } from './zip-names.js';
+import { isSafeEntryName } from './names.js';
 
 /** A zip that must not be unpacked: not a zip, unsafe names or links, or too large once expanded. */
 export class BadZip extends Error {}

@@ -6,10 +6,12 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { BoardFileStrict } from '../../../shared/api/board-file.schema.js';
 import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { PNG, REPORT, richBoard } from '../../../../test/rich-board.js';
+import { readZip } from '../../../../test/zip.js';
+import { isSafeEntryName, safeSegment } from '../../zip/names.js';
 import { csvDate, guardCell } from './csv.js';
 import { csvWords } from './csv-words.js';
-import { PNG, readZip, REPORT, richBoard } from './testing.js';
-import { attachmentPath, isSafeEntryName, safeSegment, slug } from './zip-names.js';
+import { attachmentPath, slug } from './zip-paths.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));

@@ -7,7 +7,7 @@ import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import { CardReader, type CsvCardJson } from './card-reader.js';
 import { csvSeparator, csvWords, type CsvWords } from './csv-words.js';
-import { visibleAreasInOrder } from './exports.repository.js';
+import { visibleAreasInOrder } from './board-export.repository.js';
 
 /**
  * The CSV stream of a board export: UTF-8 with a byte-order mark, `,` for

@@ -6,11 +6,11 @@ import { uploadStore, type UploadStore } from '../../files/store.js';
 import { serviceVersion } from '../../version.js';
 import { writeBoardFile, type ImageFile } from './board-file.js';
 import { writeBoardCsv } from './csv.js';
-import { allBoards, boardAttachments, boardImages, findBoard } from './exports.repository.js';
-import { attachmentPath, boardStem, imagePath } from './zip-names.js';
-import type { ZipWriter } from './zip-writer.js';
+import { boardAttachments, findBoard } from './board-export.repository.js';
+import type { ZipWriter } from '../../zip/writer.js';
+import { attachmentPath, boardStem } from './zip-paths.js';
 
-type Deps = Pick<ServiceDeps, 'database' | 'config' | 'log'>;
+export type ExportDeps = Pick<ServiceDeps, 'database' | 'config' | 'log'>;
 
 /** The board as the export's own snapshot sees it; it may have gone since the access check. */
 async function boardIn(db: Db, boardId: number): Promise<BoardRow> {
@@ -24,7 +24,7 @@ async function boardIn(db: Db, boardId: number): Promise<BoardRow> {
  * for every attachment whose file is there, then `attachments/images/<stored name>`
  * for the pictures the board file refers to.
  */
-export async function writeBoardZip(deps: Deps, boardId: number, zip: ZipWriter): Promise<void> {
+export async function writeBoardZip(deps: ExportDeps, boardId: number, zip: ZipWriter): Promise<void> {
   const store = uploadStore(deps.config.dataDir);
   const exportedAt = new Date().toISOString();
   await deps.database.snapshot(async (db) => {
@@ -44,47 +44,15 @@ export async function writeBoardZip(deps: Deps, boardId: number, zip: ZipWriter)
   await zip.finalize();
 }
 
-/**
- * The whole instance: for every board (archived ones too, by id)
- * `boards/<id>-<name>.json` and its files under `attachments/<id>-<name>/`
- * (every picture uploaded to the board under `images/`, so a restore gets
- * them all back), then `database.sql`, all from one snapshot.
- */
-export async function writeInstanceZip(deps: Deps, zip: ZipWriter): Promise<void> {
-  const store = uploadStore(deps.config.dataDir);
-  const exportedAt = new Date().toISOString();
-  await deps.database.snapshot(async (db) => {
-    for await (const board of allBoards(db)) {
-      const stem = boardStem(board);
-      const folder = `attachments/${stem}`;
-      const entry = zip.text(`boards/${stem}.json`);
-      await writeBoardFile(db, board, { baseUrl: deps.config.baseUrl, folder, serviceVersion, exportedAt, store }, (text) =>
-        entry.write(text),
-      );
-      await entry.end();
-      await addAttachments(db, board.id, folder, store, zip);
-      for await (const image of boardImages(db, board.id)) {
-        await addStored(store, zip, { storedName: image.storedName, path: imagePath(folder, image.storedName) });
-      }
-    }
-    const dump = zip.text('database.sql');
-    const write = (text: string) => dump.write(text);
-    const meta = { serviceVersion, exportedAt };
-    await deps.database.dialect.dump(db, write, meta);
-    await dump.end();
-  });
-  await zip.finalize();
-}
-
 /** Fills the CSV stream of a board from one snapshot, then ends it. */
-export async function writeCsv(deps: Deps, boardId: number, out: Stringifier): Promise<void> {
+export async function writeCsv(deps: ExportDeps, boardId: number, out: Stringifier): Promise<void> {
   await deps.database.snapshot(async (db) => {
     const board = await boardIn(db, boardId);
     await writeBoardCsv(db, board, { language: deps.config.language, baseUrl: deps.config.baseUrl }, out);
   });
 }
 
-async function addAttachments(db: Db, boardId: number, folder: string, store: UploadStore, zip: ZipWriter): Promise<void> {
+export async function addAttachments(db: Db, boardId: number, folder: string, store: UploadStore, zip: ZipWriter): Promise<void> {
   for await (const attachment of boardAttachments(db, boardId)) {
     if (attachment.storedName === null) continue;
     await addStored(store, zip, { storedName: attachment.storedName, path: attachmentPath(folder, attachment) });
@@ -92,7 +60,7 @@ async function addAttachments(db: Db, boardId: number, folder: string, store: Up
 }
 
 /** Adds a stored file; a file that went missing is left out (the board file says `file: null` for those it saw missing). */
-async function addStored(store: UploadStore, zip: ZipWriter, file: ImageFile): Promise<void> {
+export async function addStored(store: UploadStore, zip: ZipWriter, file: ImageFile): Promise<void> {
   const opened = await store.open(file.storedName);
   if (!opened) return;
   await zip.add(file.path, opened.stream);

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { finished } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import type { Config } from '../../config.js';
 import { HttpError } from '../../http/errors.js';
 
 /** Seconds a refused export is told to wait: slots free up as downloads end or are dropped. */
@@ -41,6 +42,11 @@ export class DownloadSlots {
       else this.byAccount.delete(accountId);
     };
   }
+}
+
+/** The one pool of export slots the board and instance exports share. */
+export function exportSlots(config: Pick<Config, 'exportsPerAccount' | 'exportsPerInstance'>): DownloadSlots {
+  return new DownloadSlots({ perAccount: config.exportsPerAccount, perInstance: config.exportsPerInstance });
 }
 
 /**

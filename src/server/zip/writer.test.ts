@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ZipAborted, ZipWriter } from './zip-writer.js';
+import { ZipAborted, ZipWriter } from './writer.js';
 
 describe('zip writer', () => {
   it('gives up finalizing when the reader goes away with the end of the zip still unread', async () => {

@@ -15,8 +15,8 @@ import { isStoredName, type UploadStore } from '../../files/store.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { listMembers } from '../sharing/sharing.repository.js';
 import { CardReader, type FileCardJson } from './card-reader.js';
-import { BATCH, areasInOrder, boardImagesNamed, findAccount } from './exports.repository.js';
-import { attachmentPath, imagePath } from './zip-names.js';
+import { BATCH, areasInOrder, boardImagesNamed, findAccount } from './board-export.repository.js';
+import { attachmentPath, imagePath } from './zip-paths.js';
 
 export const BOARD_FILE_FORMAT = 'service.board';
 export const BOARD_FILE_VERSION = 1;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checklistOf } from '../../../shared/checklist.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { multipart, rawZip, readZip } from './testing.js';
+import { multipart } from '../../../../test/multipart.js';
+import { rawZip, readZip } from '../../../../test/zip.js';
 import { convertTrello } from './trello.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
