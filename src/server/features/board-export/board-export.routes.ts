@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody, Id, errorResponses } from '../../../shared/api/common.js';
-import { requireBoard } from '../../access/policy.js';
+import { requireBoard } from '../../access/index.js';
 import type { Deps } from '../../deps.js';
 import { writeBoardZip, writeCsv } from './board-export.service.js';
 import { csvStream } from './csv.js';

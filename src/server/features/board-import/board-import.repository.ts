@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { joinedBy } from '../../access/audience.js';
+import { sharesBoardWith } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type {
   AreaTable,
@@ -16,20 +16,10 @@ import type {
  * or member), as a Trello import may recognise its comment authors.
  */
 export async function namesKnownTo(db: Db, actorId: string): Promise<string[]> {
-  const boards = db
-    .selectFrom('boards')
-    .select('id')
-    .where((eb) => joinedBy(eb, actorId));
   const rows = await db
     .selectFrom('user')
     .select('name')
-    .where((eb) =>
-      eb.or([
-        eb('id', '=', actorId),
-        eb('id', 'in', eb.selectFrom('boards').select('ownerId').where('id', 'in', boards)),
-        eb('id', 'in', eb.selectFrom('board_members').select('userId').where('boardId', 'in', boards)),
-      ]),
-    )
+    .where((eb) => sharesBoardWith(eb, actorId))
     .execute();
   return rows.map((r) => r.name);
 }

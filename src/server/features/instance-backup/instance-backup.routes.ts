@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { forbidden } from '../../http/errors.js';
+import { requireAdmin } from '../../access/index.js';
 import { ZIP, download, stopZip, zipWriter } from '../board-export/download.js';
 import { watchDownload, type DownloadSlots } from '../board-export/download-slots.js';
 import { utcDate } from '../board-export/zip-paths.js';
@@ -31,7 +31,7 @@ export function instanceBackupRoutes(app: FastifyInstance, deps: Deps, slots: Do
       },
     },
     async (request, reply) => {
-      if (request.actor.role !== 'admin') throw forbidden('Only an administrator can export the instance');
+      requireAdmin(request.actor, 'export the instance');
       const filename = `tavla-export-${utcDate()}.zip`;
       if (request.method === 'HEAD') return download(reply, null, ZIP, filename);
       const { ZipWriter, ZipAborted } = await zipWriter();
