@@ -1,6 +1,17 @@
 import { queryOptions, replaceEqualDeep, type QueryClient } from '@tanstack/react-query';
 import { api } from './client';
-import type { ActivityEntry, Area, Board, BoardWithAccess, Card, CardListItem, Comment, InviteList, Label, Session } from './types';
+import type {
+  ActivityEntry,
+  Area,
+  Board,
+  BoardWithAccess,
+  Card,
+  CardListItem,
+  Comment,
+  InviteList,
+  Label,
+  Session,
+} from './types';
 
 /** Every query key of the app, in one place: realtime events and mutations patch these. */
 export const keys = {

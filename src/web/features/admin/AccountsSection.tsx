@@ -6,7 +6,7 @@ import { toast } from '../../app/toast';
 import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { adminKeys, PAGE_SIZE, removeAccount, setRole, usersQuery, type AdminUser } from './adminApi';
+import { adminKeys, PAGE_SIZE, removeAccount, setRole, usersQuery, type AdminUser } from './api';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { adminErrorMessage } from './errors';
 

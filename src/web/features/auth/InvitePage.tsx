@@ -55,7 +55,15 @@ function InviteFacts({ info }: { info: InvitationInfo }) {
   );
 }
 
-function CreateAccount({ token, info, onAccepted }: { token: string; info: InvitationInfo; onAccepted: (boardId: number) => void }) {
+function CreateAccount({
+  token,
+  info,
+  onAccepted,
+}: {
+  token: string;
+  info: InvitationInfo;
+  onAccepted: (boardId: number) => void;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { data: options } = useSignInOptions();

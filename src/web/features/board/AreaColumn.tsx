@@ -2,7 +2,7 @@ import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'rea
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Viewer } from '../../../shared/events.js';
-import { archiveArea, createCard, renameArea } from '../../api/mutations';
+import { archiveArea, createCard, renameArea } from './api';
 import { cardsQuery } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { Icon } from '../../components/Icon';

@@ -1,11 +1,12 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Viewer } from '../../../shared/events.js';
 import { getCards } from '../../api/cache';
-import { createArea, moveCard, reorderAreas, updateCard } from '../../api/mutations';
-import { areasQuery, boardQuery, cardsQuery, keys } from '../../api/queries';
+import { updateCard } from '../card/api';
+import { createArea, moveCard, reorderAreas } from './api';
+import { areasQuery, boardQuery, keys } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { useUser } from '../../app/session';
 import { toast } from '../../app/toast';
@@ -24,6 +25,7 @@ import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
 import { MoveDialog } from './MoveDialog';
+import { PaintMark, paintMarkWanted } from './PaintMark';
 import { Presence } from './Presence';
 import './board.css';
 import { BoardLoadError } from './BoardLoadError';
@@ -71,18 +73,6 @@ export function BoardPage() {
     for (const viewer of viewers) if (viewer.cardId) map.set(viewer.cardId, [...(map.get(viewer.cardId) ?? []), viewer]);
     return map;
   }, [viewers]);
-
-  // Marks the moment every area's cards are on screen (read by the performance test).
-  const allCardsLoaded = useQueries({
-    queries: (areas ?? []).map((area) => ({ ...cardsQuery(area.id), notifyOnChangeProps: ['status' as const] })),
-    combine: (results) => areas !== undefined && results.every((r) => r.status === 'success'),
-  });
-  const marked = useRef(false);
-  useEffect(() => {
-    if (!allCardsLoaded || marked.current) return;
-    marked.current = true;
-    requestAnimationFrame(() => setTimeout(() => performance.mark('tavla:cards-painted'), 0));
-  }, [allCardsLoaded]);
 
   // Stable for the whole page, so memoised columns and tiles do not re-render for nothing.
   const latest = useRef({ params, setParams, areas });
@@ -169,11 +159,13 @@ export function BoardPage() {
   }
 
   const { board, writeAccess } = boardResult.data;
+  const paintMark = paintMarkWanted();
   const todo = board.style === 'todo';
   const owner = board.user === user.id;
 
   return (
     <div className={`board ${todo ? 'board-todo' : 'board-kanban'}`}>
+      {paintMark && <PaintMark key={boardId} areas={areas} />}
       <div className="board-bar">
         <span className="board-swatch" style={boardBackground(board)} aria-hidden="true" />
         <h1 className="board-title">{board.name}</h1>

@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import type { Notification } from '../../../shared/api/notifications.js';
-import { asNotification, markRead, notificationsQuery, prependNotification } from './data';
+import { asNotification, markRead, notificationsQuery, prependNotification } from './api';
 import { formatWhen } from './time';
 import './notifications.css';
 

@@ -11,7 +11,6 @@ import { Icon } from '../../components/Icon';
 import { field, useSubmit } from '../auth/useSubmit';
 import { Feedback, SettingsSection } from './SettingsPage';
 
-
 const PICTURE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const PICTURE_LIMIT = 2 * 1024 * 1024;
 
