@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -23,6 +24,10 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: false, project: ['./tsconfig.web.json'], tsconfigRootDir: import.meta.dirname },
     },
+  },
+  {
+    files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     // Tests read JSON bodies whose shape the assertions themselves check.

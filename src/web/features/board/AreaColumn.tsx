@@ -65,8 +65,8 @@ export const AreaColumn = memo(function AreaColumn({
   const total = cards?.length ?? 0;
   useEffect(() => {
     if (shown === Infinity || !cards) return;
-    if (shown >= total) return setShown(Infinity);
-    const next = setTimeout(() => startTransition(() => setShown((n) => n + MORE_TILES)), 0);
+    // Once all are in, every card added later shows at once.
+    const next = setTimeout(() => startTransition(() => setShown((n) => (n >= total ? Infinity : n + MORE_TILES))), 0);
     return () => clearTimeout(next);
   }, [shown, total, cards]);
   const visible = cards && shown < total ? cards.slice(0, shown) : cards;

@@ -28,6 +28,7 @@ export function AssigneesField({ board, assignees, writeAccess, onChange }: Prop
   const [open, setOpen] = useState(false);
 
   const candidates = useMemo(() => {
+    if (!open) return [];
     const people = new Map<string, Person>();
     // Members and I come without a type: only accounts on a card say whether they are artificial.
     const add = (p: Omit<Person, 'type'> & { type?: string }) => {

@@ -79,7 +79,7 @@ function NotificationPanel({ onClose }: { onClose: () => void }) {
     id === null ? undefined : [...(owned.data ?? []), ...(shared.data ?? [])].find((b) => b.id === id)?.name;
 
   const notifications = list.data?.pages.flatMap((page) => page.notifications) ?? [];
-  const now = Date.now();
+  const now = useNow(60_000);
 
   const opened = (n: Notification) => {
     if (!n.isRead) void markRead(qc, { id: n.id });
@@ -152,4 +152,14 @@ function NotificationPanel({ onClose }: { onClose: () => void }) {
       </div>
     </Dialog>
   );
+}
+
+/** The time now, again every `everyMs` while shown, so that "5 minutes ago" stays true. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
 }
