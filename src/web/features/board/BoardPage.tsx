@@ -23,7 +23,14 @@ import { ShareDialog } from '../sharing/ShareDialog';
 import { WebhooksDialog } from '../webhooks/WebhooksDialog';
 import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
-import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
+import {
+  areaDropOrder,
+  cardDropIndex,
+  useBoardDropMonitor,
+  type AreaTargetData,
+  type CardTargetData,
+  type DropHandlers,
+} from './dnd';
 import { MoveDialog } from './MoveDialog';
 import { PaintMark, paintMarkWanted } from './PaintMark';
 import { Presence } from './Presence';
@@ -113,34 +120,16 @@ export function BoardPage() {
         const card = getCards(qc, fromAreaId)?.find((c) => c.id === cardId);
         const list = getCards(qc, target.areaId);
         if (!card || !list) return;
-        const without = list.filter((c) => c.id !== cardId);
-        let index: number;
-        if (isCardTarget(target)) {
-          if (target.cardId === cardId) return;
-          index = without.findIndex((c) => c.id === target.cardId);
-          if (index < 0) return;
-          if (target.edge === 'bottom') index += 1;
-        } else {
-          index = target.aboveCards ? 0 : without.length;
-        }
-        const current = list.findIndex((c) => c.id === cardId);
-        if (fromAreaId === target.areaId && current === index) return;
+        const index = cardDropIndex(list, cardId, fromAreaId, target);
+        if (index === null) return;
         void moveCard(qc, boardId, card, target.areaId, index);
         requestAnimationFrame(() =>
           document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus({ preventScroll: true }),
         );
       },
       moveArea(areaId, target) {
-        const list = qc.getQueryData<Area[]>(keys.areas(boardId)) ?? [];
-        const moved = list.find((a) => a.id === areaId);
-        if (!moved || target.areaId === areaId) return;
-        const without = list.filter((a) => a.id !== areaId);
-        let index = without.findIndex((a) => a.id === target.areaId);
-        if (index < 0) return;
-        if (target.edge === 'right' || target.edge === 'bottom') index += 1;
-        const ordered = [...without.slice(0, index), moved, ...without.slice(index)];
-        if (ordered.every((a, i) => a.id === list[i]?.id)) return;
-        void reorderAreas(qc, boardId, ordered);
+        const ordered = areaDropOrder(qc.getQueryData<Area[]>(keys.areas(boardId)) ?? [], areaId, target);
+        if (ordered) void reorderAreas(qc, boardId, ordered);
       },
     }),
     [qc, boardId],
