@@ -32,7 +32,7 @@ type Route = (call: Call) => { status?: number; body: unknown } | undefined;
 export function mockFetch(route: Route) {
   const calls: Call[] = [];
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
+    const url = new URL(input instanceof Request ? input.url : input, 'http://localhost');
     const call: Call = {
       method: init?.method ?? 'GET',
       path: url.pathname,
