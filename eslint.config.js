@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -41,6 +42,10 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
+    ...reactHooks.configs.flat.recommended,
   },
   {
     // Tests read JSON bodies whose shape the assertions themselves check.

@@ -3,14 +3,33 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts'],
-    // Says so, once, when the browser tests are skipped for want of Chromium.
-    globalSetup: ['e2e/global-setup.ts'],
     pool: 'forks',
     // Two files at a time even on two cores: most of a test's time is spent
     // waiting on PostgreSQL, Chromium or a server it started, not on its own CPU.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts'],
+          // Says so, once, when the browser tests are skipped for want of Chromium.
+          globalSetup: ['e2e/global-setup.ts'],
+        },
+      },
+      {
+        // The web app's components and hooks, in a simulated browser (Testing Library).
+        extends: true,
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['src/web/**/*.test.tsx'],
+          setupFiles: ['src/web/test/setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -21,7 +21,7 @@ interface PaintSeed {
 }
 
 interface Load {
-  /** ms from navigation start to the app's `tavla:cards-painted` mark (the first cards of every area on screen). */
+  /** ms from navigation start to the app's `tavla:cards-painted` mark (the first cards of every area on screen; `openBoard` asks the app for it). */
   painted: number;
   /** ms from navigation start until all the tiles were in the page. */
   complete: number;

@@ -2,7 +2,8 @@
  * The dates of a repeating card's series, in UTC: the server dates a successor
  * with them and the web calendar shows the coming ones, so both agree.
  */
-export type Rhythm = 'day' | 'week' | 'twoWeeks' | 'month' | 'year';
+export const RHYTHMS = ['day', 'week', 'twoWeeks', 'month', 'year'] as const;
+export type Rhythm = (typeof RHYTHMS)[number];
 
 const DAY = 86_400_000;
 const FIXED: Partial<Record<Rhythm, number>> = { day: DAY, week: 7 * DAY, twoWeeks: 14 * DAY };

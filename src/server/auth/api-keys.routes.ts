@@ -1,20 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { fromNodeHeaders } from 'better-auth/node';
+import { ApiKey, ApiKeyCreated } from '../../shared/api/api-keys.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../http/errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { Auth } from './auth.js';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.service.js';
-
-const ApiKey = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  start: Type.String(),
-  readOnly: Type.Boolean(),
-  createdAt: Type.String(),
-  lastUsedAt: Type.Union([Type.String(), Type.Null()]),
-});
 
 /**
  * API keys live in a small table of our own: the secret is shown once and only
@@ -39,7 +31,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
           name: Type.String({ minLength: 1, maxLength: 255 }),
           readOnly: Type.Optional(Type.Boolean()),
         }),
-        response: { 200: Type.Intersect([ApiKey, Type.Object({ key: Type.String() })]) },
+        response: { 200: ApiKeyCreated },
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Id, NullableString } from './common.js';
 
 export const BoardArchive = Type.Object({
@@ -19,10 +19,15 @@ export const BoardArchive = Type.Object({
     }),
   ),
 });
+export type BoardArchive = Static<typeof BoardArchive>;
+export type ArchivedArea = BoardArchive['areas'][number];
+export type ArchivedCard = BoardArchive['cards'][number];
 
 export const ArchivedBoards = Type.Object({
   boards: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), archivedAt: NullableString })),
 });
+export type ArchivedBoards = Static<typeof ArchivedBoards>;
+export type ArchivedBoard = ArchivedBoards['boards'][number];
 
 export const Restore = Type.Object({ type: Type.Enum(['card', 'area', 'board']), id: Id });
 export const Restored = Type.Object({ success: Type.Boolean(), boardId: Type.Optional(Type.Integer()) });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { CARD_CONTENT_MAX_LENGTH, CARD_NAME_MAX_LENGTH } from '../limits.js';
+import { RHYTHMS } from '../repeat.js';
 import { Id, NullableString } from './common.js';
 
 export const Person = Type.Object({
@@ -8,10 +9,13 @@ export const Person = Type.Object({
   image: NullableString,
   type: Type.String({ description: '`human` or `artificial`' }),
 });
+export type Person = Static<typeof Person>;
 
 export const LabelRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+/** A board's label, as the label routes answer with it and cards carry it. */
+export type Label = Static<typeof LabelRef>;
 
-export const RepeatEvery = Type.Union([Type.Enum(['day', 'week', 'twoWeeks', 'month', 'year']), Type.Null()]);
+export const RepeatEvery = Type.Union([Type.Enum(RHYTHMS), Type.Null()]);
 
 /** A card as GET /api/data/cards lists it. */
 export const CardListItem = Type.Object({

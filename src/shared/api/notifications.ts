@@ -15,3 +15,11 @@ export const Notification = Type.Object({
   actorType: Type.Optional(Type.String()),
 });
 export type Notification = Static<typeof Notification>;
+
+/** A page of `GET /api/data/notifications`. */
+export const NotificationPage = Type.Object({
+  notifications: Type.Array(Notification),
+  hasMore: Type.Boolean(),
+  unreadCount: Type.Integer(),
+});
+export type NotificationPage = Static<typeof NotificationPage>;

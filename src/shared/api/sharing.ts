@@ -44,3 +44,7 @@ export const InviteRemove = Type.Object({
   mail: Type.Optional(Mail),
 });
 export type InviteRemove = Static<typeof InviteRemove>;
+
+/** What an invitation link is for (`GET /api/invitations/:token`), shown before an account exists. */
+export const InvitationInfo = Type.Object({ email: Type.String(), boardName: Type.String(), permission: Type.String() });
+export type InvitationInfo = Static<typeof InvitationInfo>;

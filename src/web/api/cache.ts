@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { keys } from './queries';
-import type { Area, Card, CardListItem, Comment } from './types';
+import { keys, type BoardData } from './queries';
+import type { Area, Board, Card, CardListItem, Comment } from './types';
 
 /**
  * Edits of the query cache shared by optimistic mutations and realtime events.
@@ -116,6 +116,32 @@ export function upsertArea(qc: QueryClient, area: Area): void {
     if (index >= 0) return areas.map((a) => (a.id === area.id ? area : a));
     return insertAt(areas, area.sort, area);
   });
+}
+
+/** A board's new settings, wherever the cache shows it. */
+export function applyBoard(qc: QueryClient, board: Board): void {
+  for (const kind of ['owned', 'shared'] as const) {
+    qc.setQueryData<Board[]>(keys.boards(kind), (old) => old?.map((b) => (b.id === board.id ? board : b)));
+  }
+  qc.setQueryData<BoardData>(keys.board(board.id), (old) => (old ? { ...old, board } : old));
+}
+
+/** A board off the dashboard's lists (archived, left, or no longer shared with me). */
+export function dropBoard(qc: QueryClient, boardId: number): void {
+  for (const kind of ['owned', 'shared'] as const) {
+    qc.setQueryData<Board[]>(keys.boards(kind), (old) => old?.filter((b) => b.id !== boardId));
+  }
+}
+
+export function upsertComment(qc: QueryClient, cardId: number, comment: Comment): void {
+  qc.setQueryData<Comment[]>(keys.comments(cardId), (old) => {
+    if (!old) return old;
+    return old.some((c) => c.id === comment.id) ? old.map((c) => (c.id === comment.id ? comment : c)) : [...old, comment];
+  });
+}
+
+export function dropComment(qc: QueryClient, cardId: number, commentId: number): void {
+  qc.setQueryData<Comment[]>(keys.comments(cardId), (old) => old?.filter((c) => c.id !== commentId));
 }
 
 /** Every query about one board's content (for a refetch after a gap). */

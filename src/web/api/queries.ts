@@ -1,6 +1,17 @@
 import { queryOptions, replaceEqualDeep, type QueryClient } from '@tanstack/react-query';
 import { api } from './client';
-import type { ActivityEntry, Area, Board, Card, CardListItem, Comment, InviteList, Label, Session } from './types';
+import type {
+  ActivityEntry,
+  Area,
+  Board,
+  BoardWithAccess,
+  Card,
+  CardListItem,
+  Comment,
+  InviteList,
+  Label,
+  Session,
+} from './types';
 
 /** Every query key of the app, in one place: realtime events and mutations patch these. */
 export const keys = {
@@ -29,10 +40,8 @@ export const boardsQuery = (kind: 'owned' | 'shared') =>
       (await api<{ boards: Board[] }>('/api/data/boards', { method: 'POST', body: { shared: kind === 'shared' } })).boards,
   });
 
-export interface BoardData {
-  board: Board;
-  writeAccess: boolean;
-}
+/** A board and whether I may change it. */
+export type BoardData = BoardWithAccess;
 
 export const boardQuery = (id: number, userId: string) =>
   queryOptions({

@@ -1,46 +1,15 @@
-// The API's shapes, from the schemas the server validates and answers with.
+// The API's shapes, from the schemas the server validates and answers with (src/shared/api); none is declared here.
+export type { ActivityEntry } from '../../shared/api/activity.js';
+export type { AdminUser } from '../../shared/api/admin.js';
+export type { ApiKey, ApiKeyCreated } from '../../shared/api/api-keys.js';
 export type { Area } from '../../shared/api/areas.js';
+export type { ArchivedArea, ArchivedBoard, ArchivedCard, BoardArchive } from '../../shared/api/archive.js';
 export type { Attachment, UploadedImage } from '../../shared/api/attachments.js';
-export type { Board } from '../../shared/api/boards.js';
+export type { Board, BoardStatus, BoardStyle, BoardWithAccess } from '../../shared/api/boards.js';
 export type { BoardImportResult, ImportReport } from '../../shared/api/board-import.js';
-export type { Card, CardListItem, CardUpdate } from '../../shared/api/cards.js';
+export type { Card, CardListItem, CardUpdate, Label, Person } from '../../shared/api/cards.js';
 export type { Comment } from '../../shared/api/comments.js';
-export type { InviteList, Member, PendingInvite, Permission } from '../../shared/api/sharing.js';
-
-export type BoardStyle = 'kanban' | 'todo';
-export type BoardStatus = 'private' | 'public';
-export type RepeatEvery = 'day' | 'week' | 'twoWeeks' | 'month' | 'year';
-
-export interface Label {
-  id: number;
-  name: string;
-}
-
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-  role?: string | null;
-  language?: string | null;
-  /** False until someone proved to receive mail at the address. */
-  emailVerified?: boolean;
-}
-
-export interface Session {
-  user: SessionUser;
-  session: { id: string; expiresAt: string };
-}
-
-export interface ActivityEntry {
-  type: string;
-  actor: { id: string; name: string; image: string | null; type: string } | null;
-  data: Record<string, unknown> | null;
-  createdAt: string;
-}
-
-export interface Person {
-  id: string;
-  name: string;
-  image: string | null;
-}
+export type { Session, SessionUser } from '../../shared/api/session.js';
+export type { InvitationInfo, InviteList, Member, PendingInvite, Permission } from '../../shared/api/sharing.js';
+export type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../shared/api/webhooks.js';
+export type { Rhythm as RepeatEvery } from '../../shared/repeat.js';

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Icon, type IconName } from './Icon';
 
@@ -18,9 +18,11 @@ export function MenuButton({ label, icon = 'more', className, children, text }: 
   const [position, setPosition] = useState<{ top: number; left: number } | null>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
+  const buttonId = useId();
+  // By id, not through the ref: `close` is handed to the menu's content while it renders.
   const close = () => {
     setOpen(false);
-    buttonRef.current?.focus();
+    document.getElementById(buttonId)?.focus();
   };
 
   useLayoutEffect(() => {
@@ -74,6 +76,7 @@ export function MenuButton({ label, icon = 'more', className, children, text }: 
     <>
       <button
         ref={buttonRef}
+        id={buttonId}
         type="button"
         className={className ?? (text ? 'btn btn-ghost btn-sm' : 'icon-btn')}
         aria-label={text ? undefined : label}

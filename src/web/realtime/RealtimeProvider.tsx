@@ -12,6 +12,8 @@ export function RealtimeProvider({ userId, children }: { userId: string; childre
   const qc = useQueryClient();
   useEffect(() => {
     const next = new RealtimeConnection(realtimeUrl(), () => confirmSession(qc, userId));
+    // The socket is outside React: this effect opens and closes it, and the state hands it to the app.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setConnection(next);
     return () => next.close();
   }, [userId, qc]);

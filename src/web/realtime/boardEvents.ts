@@ -1,7 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
-import { findCard, getCards, moveCardInCache, removeCard, setAreas, updatePerson, upsertArea, upsertCard } from '../api/cache';
-import { applyBoard, dropComment, upsertComment } from '../api/mutations';
+import {
+  applyBoard,
+  dropComment,
+  findCard,
+  getCards,
+  moveCardInCache,
+  removeCard,
+  setAreas,
+  updatePerson,
+  upsertArea,
+  upsertCard,
+  upsertComment,
+} from '../api/cache';
 import { keys, type BoardData } from '../api/queries';
 import type { Card, CardListItem, Label } from '../api/types';
 

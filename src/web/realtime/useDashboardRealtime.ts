@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Board } from '../api/types';
-import { applyBoard, dropBoard } from '../api/mutations';
+import { applyBoard, dropBoard } from '../api/cache';
 import { keys } from '../api/queries';
 import { useRealtime } from './RealtimeProvider';
 

@@ -1,4 +1,4 @@
-import type { Board } from '../../../shared/api/boards.js';
+import type { Board, BoardStatus, BoardStyle } from '../../../shared/api/boards.js';
 import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 
@@ -7,10 +7,11 @@ export function presentBoard(row: BoardRow): Board {
     id: row.id,
     user: row.ownerId,
     name: row.name,
-    style: row.style,
+    // The columns hold only what the write schema let in.
+    style: row.style as BoardStyle,
     image: row.image,
     color: row.color,
-    status: row.status,
+    status: row.status as BoardStatus,
     archivedAt: toIso(row.archivedAt),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Board, BoardWrite } from '../../../shared/api/boards.js';
+import { Board, BoardWithAccess, BoardWrite } from '../../../shared/api/boards.js';
 import { ErrorBody, Id, Message, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { forbidden } from '../../http/errors.js';
@@ -35,7 +35,7 @@ export function boardRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'One board and whether I may change it',
         querystring: Type.Object({ id: Id, userId: Type.String({ description: 'must be your own account id' }) }),
-        response: { 200: Type.Object({ board: Board, writeAccess: Type.Boolean() }), ...errorResponses },
+        response: { 200: BoardWithAccess, ...errorResponses },
       },
     },
     async (request) => {

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromNodeHeaders } from 'better-auth/node';
 import { ErrorBody } from '../../../shared/api/common.js';
+import { InvitationInfo } from '../../../shared/api/sharing.js';
 import type { Deps } from '../../deps.js';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import { joinByInvitation, readInvitation } from './invitations.js';
@@ -26,7 +27,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
         tags: ['Sharing'],
         summary: 'What an invitation link is for',
         params: Token,
-        response: { 200: Type.Object({ email: Type.String(), boardName: Type.String(), permission: Type.String() }), ...errors },
+        response: { 200: InvitationInfo, ...errors },
       },
     },
     async (request) => {

@@ -6,7 +6,7 @@ import { toast } from '../../app/toast';
 import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { adminKeys, PAGE_SIZE, removeAccount, setRole, usersQuery, type AdminUser } from './adminApi';
+import { adminKeys, PAGE_SIZE, removeAccount, setRole, usersQuery, type AdminUser } from './api';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { adminErrorMessage } from './errors';
 
@@ -29,12 +29,13 @@ export function AccountsSection() {
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 250);
-  const [offset, setOffset] = useState(0);
+  // The page belongs to the search it was turned for: a new search starts at the first page.
+  const [paged, setPaged] = useState({ query, offset: 0 });
+  const offset = paged.query === query ? paged.offset : 0;
+  const setOffset = (next: number) => setPaged({ query, offset: next });
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const users = useQuery(usersQuery(query, offset));
-
-  useEffect(() => setOffset(0), [query]);
 
   const refresh = () => qc.invalidateQueries({ queryKey: adminKeys.all });
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { NewPasswordField } from '../auth/PasswordField';
 import { field, useSubmit } from '../auth/useSubmit';
-import { createAccount, type AdminUser } from './adminApi';
+import { createAccount, type AdminUser } from './api';
 import { adminErrorMessage } from './errors';
 
 /** A new account made by an administrator: name, address, first password and role. */

@@ -1,5 +1,5 @@
 import i18n from '../../app/i18n';
-import { AdminError } from './adminApi';
+import { AdminError } from './api';
 
 /** A refusal of the admin endpoints in words. */
 export function adminErrorMessage(error: unknown): string {

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import { ArchivedAt, ArchiveRow } from './ArchiveList';
-import { archiveKeys, archivedBoardsQuery, deleteBoard, restoreBoard, type ArchivedBoard } from './archiveApi';
+import { archiveKeys, archivedBoardsQuery, deleteBoard, restoreBoard, type ArchivedBoard } from './api';
 import './archive.css';
 
 /** The boards the account owns and has archived: restore them to the dashboard, or delete them for good. */

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../api/errors';
-import { applyBoard } from '../../api/mutations';
+import { applyBoard } from '../../api/cache';
 import { boardQuery, keys } from '../../api/queries';
 import type { Board } from '../../api/types';
 import { useUser } from '../../app/session';
@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import { ArchivedAt, ArchiveRow } from './ArchiveList';
-import { archiveKeys, boardArchiveQuery, deleteItem, restoreItem, type ArchivedArea, type ArchivedCard } from './archiveApi';
+import { archiveKeys, boardArchiveQuery, deleteItem, restoreItem, type ArchivedArea, type ArchivedCard } from './api';
 import './archive.css';
 import { BoardLoadError } from '../board/BoardLoadError';
 

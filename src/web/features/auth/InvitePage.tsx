@@ -4,18 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { api, ApiError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import type { InvitationInfo } from '../../api/types';
 import i18n from '../../app/i18n';
 import { refreshSession, signOut, useSession } from '../../app/session';
 import { AuthFrame } from './AuthFrame';
 import { SingleSignOn, useSignInOptions } from './SingleSignOn';
 import { NewPasswordField } from './PasswordField';
 import { field, useSubmit } from './useSubmit';
-
-interface Invitation {
-  email: string;
-  boardName: string;
-  permission: string;
-}
 
 /**
  * `/invite/:token`: what the link is for (board and address); a new account
@@ -30,7 +25,7 @@ export function InvitePage() {
   const [acceptedBoard, setAcceptedBoard] = useState<number | null>(null);
   const invitation = useQuery({
     queryKey: ['invitation', token],
-    queryFn: () => api<Invitation>(`/api/invitations/${encodeURIComponent(token)}`),
+    queryFn: () => api<InvitationInfo>(`/api/invitations/${encodeURIComponent(token)}`),
     retry: false,
     staleTime: Infinity,
   });
@@ -49,7 +44,7 @@ export function InvitePage() {
   );
 }
 
-function InviteFacts({ info }: { info: Invitation }) {
+function InviteFacts({ info }: { info: InvitationInfo }) {
   const { t } = useTranslation();
   return (
     <div className="auth-fact">
@@ -60,7 +55,15 @@ function InviteFacts({ info }: { info: Invitation }) {
   );
 }
 
-function CreateAccount({ token, info, onAccepted }: { token: string; info: Invitation; onAccepted: (boardId: number) => void }) {
+function CreateAccount({
+  token,
+  info,
+  onAccepted,
+}: {
+  token: string;
+  info: InvitationInfo;
+  onAccepted: (boardId: number) => void;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { data: options } = useSignInOptions();
@@ -105,7 +108,7 @@ function CreateAccount({ token, info, onAccepted }: { token: string; info: Invit
 }
 
 /** Signed in as the invited address: join at once and go to the board. */
-function Join({ token, info }: { token: string; info: Invitation }) {
+function Join({ token, info }: { token: string; info: InvitationInfo }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -143,7 +146,7 @@ function Join({ token, info }: { token: string; info: Invitation }) {
   );
 }
 
-function OtherAccount({ info, signedInAs }: { info: Invitation; signedInAs: string }) {
+function OtherAccount({ info, signedInAs }: { info: InvitationInfo; signedInAs: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   return (

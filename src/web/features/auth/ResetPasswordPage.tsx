@@ -60,10 +60,10 @@ function RequestLink() {
 function ChoosePassword({ token }: { token: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { busy, error, setError, onSubmit } = useSubmit(async (form) => {
+  const { busy, error, onSubmit } = useSubmit(async (form, refuse) => {
     const password = field(form, 'password');
     if (password !== field(form, 'confirm')) {
-      setError(t('auth.passwordsDiffer'));
+      refuse(t('auth.passwordsDiffer'));
       return;
     }
     await api('/api/auth/reset-password', { method: 'POST', body: { newPassword: password, token } });

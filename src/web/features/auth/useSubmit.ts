@@ -1,8 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/errors';
 
-/** A form's submit: busy while it runs, and the refusal in words when it fails. */
-export function useSubmit(run: (form: FormData) => Promise<void>, describe: (error: unknown) => string = errorMessage) {
+/**
+ * A form's submit: busy while it runs, and the refusal in words when it fails.
+ * `run` may also refuse by itself (a check before any request) through `refuse`.
+ */
+export function useSubmit(
+  run: (form: FormData, refuse: (message: string) => void) => Promise<void>,
+  describe: (error: unknown) => string = errorMessage,
+) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -11,11 +17,11 @@ export function useSubmit(run: (form: FormData) => Promise<void>, describe: (err
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    run(form)
+    run(form, setError)
       .catch((e: unknown) => setError(describe(e)))
       .finally(() => setBusy(false));
   };
-  return { busy, error, setError, onSubmit };
+  return { busy, error, onSubmit };
 }
 
 export const field = (form: FormData, name: string): string => {

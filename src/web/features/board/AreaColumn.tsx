@@ -2,7 +2,7 @@ import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'rea
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Viewer } from '../../../shared/events.js';
-import { archiveArea, createCard, renameArea } from '../../api/mutations';
+import { archiveArea, createCard, renameArea } from './api';
 import { cardsQuery } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { Icon } from '../../components/Icon';
@@ -65,8 +65,8 @@ export const AreaColumn = memo(function AreaColumn({
   const total = cards?.length ?? 0;
   useEffect(() => {
     if (shown === Infinity || !cards) return;
-    if (shown >= total) return setShown(Infinity);
-    const next = setTimeout(() => startTransition(() => setShown((n) => n + MORE_TILES)), 0);
+    // Once all are in, every card added later shows at once.
+    const next = setTimeout(() => startTransition(() => setShown((n) => (n >= total ? Infinity : n + MORE_TILES))), 0);
     return () => clearTimeout(next);
   }, [shown, total, cards]);
   const visible = cards && shown < total ? cards.slice(0, shown) : cards;

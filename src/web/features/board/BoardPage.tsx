@@ -1,11 +1,12 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Viewer } from '../../../shared/events.js';
 import { getCards } from '../../api/cache';
-import { createArea, moveCard, reorderAreas, updateCard } from '../../api/mutations';
-import { areasQuery, boardQuery, cardsQuery, keys } from '../../api/queries';
+import { updateCard } from '../card/api';
+import { createArea, moveCard, reorderAreas } from './api';
+import { areasQuery, boardQuery, keys } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { useUser } from '../../app/session';
 import { toast } from '../../app/toast';
@@ -22,8 +23,16 @@ import { ShareDialog } from '../sharing/ShareDialog';
 import { WebhooksDialog } from '../webhooks/WebhooksDialog';
 import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
-import { isCardTarget, useBoardDropMonitor, type AreaTargetData, type CardTargetData, type DropHandlers } from './dnd';
+import {
+  areaDropOrder,
+  cardDropIndex,
+  useBoardDropMonitor,
+  type AreaTargetData,
+  type CardTargetData,
+  type DropHandlers,
+} from './dnd';
 import { MoveDialog } from './MoveDialog';
+import { PaintMark, paintMarkWanted } from './PaintMark';
 import { Presence } from './Presence';
 import './board.css';
 import { BoardLoadError } from './BoardLoadError';
@@ -72,18 +81,6 @@ export function BoardPage() {
     return map;
   }, [viewers]);
 
-  // Marks the moment every area's cards are on screen (read by the performance test).
-  const allCardsLoaded = useQueries({
-    queries: (areas ?? []).map((area) => ({ ...cardsQuery(area.id), notifyOnChangeProps: ['status' as const] })),
-    combine: (results) => areas !== undefined && results.every((r) => r.status === 'success'),
-  });
-  const marked = useRef(false);
-  useEffect(() => {
-    if (!allCardsLoaded || marked.current) return;
-    marked.current = true;
-    requestAnimationFrame(() => setTimeout(() => performance.mark('tavla:cards-painted'), 0));
-  }, [allCardsLoaded]);
-
   // Stable for the whole page, so memoised columns and tiles do not re-render for nothing.
   const latest = useRef({ params, setParams, areas });
   useEffect(() => {
@@ -123,34 +120,16 @@ export function BoardPage() {
         const card = getCards(qc, fromAreaId)?.find((c) => c.id === cardId);
         const list = getCards(qc, target.areaId);
         if (!card || !list) return;
-        const without = list.filter((c) => c.id !== cardId);
-        let index: number;
-        if (isCardTarget(target)) {
-          if (target.cardId === cardId) return;
-          index = without.findIndex((c) => c.id === target.cardId);
-          if (index < 0) return;
-          if (target.edge === 'bottom') index += 1;
-        } else {
-          index = target.aboveCards ? 0 : without.length;
-        }
-        const current = list.findIndex((c) => c.id === cardId);
-        if (fromAreaId === target.areaId && current === index) return;
+        const index = cardDropIndex(list, cardId, fromAreaId, target);
+        if (index === null) return;
         void moveCard(qc, boardId, card, target.areaId, index);
         requestAnimationFrame(() =>
           document.querySelector<HTMLElement>(`[data-card-id="${cardId}"]`)?.focus({ preventScroll: true }),
         );
       },
       moveArea(areaId, target) {
-        const list = qc.getQueryData<Area[]>(keys.areas(boardId)) ?? [];
-        const moved = list.find((a) => a.id === areaId);
-        if (!moved || target.areaId === areaId) return;
-        const without = list.filter((a) => a.id !== areaId);
-        let index = without.findIndex((a) => a.id === target.areaId);
-        if (index < 0) return;
-        if (target.edge === 'right' || target.edge === 'bottom') index += 1;
-        const ordered = [...without.slice(0, index), moved, ...without.slice(index)];
-        if (ordered.every((a, i) => a.id === list[i]?.id)) return;
-        void reorderAreas(qc, boardId, ordered);
+        const ordered = areaDropOrder(qc.getQueryData<Area[]>(keys.areas(boardId)) ?? [], areaId, target);
+        if (ordered) void reorderAreas(qc, boardId, ordered);
       },
     }),
     [qc, boardId],
@@ -169,11 +148,13 @@ export function BoardPage() {
   }
 
   const { board, writeAccess } = boardResult.data;
+  const paintMark = paintMarkWanted();
   const todo = board.style === 'todo';
   const owner = board.user === user.id;
 
   return (
     <div className={`board ${todo ? 'board-todo' : 'board-kanban'}`}>
+      {paintMark && <PaintMark key={boardId} areas={areas} />}
       <div className="board-bar">
         <span className="board-swatch" style={boardBackground(board)} aria-hidden="true" />
         <h1 className="board-title">{board.name}</h1>

@@ -147,6 +147,44 @@ export function useAreaDnd(
   return { dragging, areaEdge, cardOver };
 }
 
+/**
+ * Where a dropped card lands: its index in the target area's list counted
+ * without the card itself (what the move request takes), or null when the drop
+ * changes nothing. On a card, before it (top edge) or after it (bottom edge);
+ * on the area itself, first when above its cards, else last.
+ */
+export function cardDropIndex(
+  list: readonly { id: number }[],
+  cardId: number,
+  fromAreaId: number,
+  target: CardTargetData | AreaTargetData,
+): number | null {
+  const without = list.filter((c) => c.id !== cardId);
+  let index: number;
+  if (isCardTarget(target)) {
+    if (target.cardId === cardId) return null;
+    index = without.findIndex((c) => c.id === target.cardId);
+    if (index < 0) return null;
+    if (target.edge === 'bottom') index += 1;
+  } else {
+    index = target.aboveCards ? 0 : without.length;
+  }
+  const current = list.findIndex((c) => c.id === cardId);
+  return fromAreaId === target.areaId && current === index ? null : index;
+}
+
+/** The board's areas in their order after `areaId` is dropped on an edge of another; null when nothing changes. */
+export function areaDropOrder<T extends { id: number }>(list: readonly T[], areaId: number, target: AreaTargetData): T[] | null {
+  const moved = list.find((a) => a.id === areaId);
+  if (!moved || target.areaId === areaId) return null;
+  const without = list.filter((a) => a.id !== areaId);
+  let index = without.findIndex((a) => a.id === target.areaId);
+  if (index < 0) return null;
+  if (target.edge === 'right' || target.edge === 'bottom') index += 1;
+  const ordered = [...without.slice(0, index), moved, ...without.slice(index)];
+  return ordered.every((a, i) => a.id === list[i]?.id) ? null : ordered;
+}
+
 export interface DropHandlers {
   moveCard(cardId: number, fromAreaId: number, target: CardTargetData | AreaTargetData): void;
   moveArea(areaId: number, target: AreaTargetData): void;

@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { findCard } from '../../api/cache';
-import { updateCard } from '../../api/mutations';
+import { updateCard } from '../card/api';
 import { cardsQuery } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { Icon } from '../../components/Icon';

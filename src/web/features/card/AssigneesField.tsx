@@ -28,9 +28,11 @@ export function AssigneesField({ board, assignees, writeAccess, onChange }: Prop
   const [open, setOpen] = useState(false);
 
   const candidates = useMemo(() => {
+    if (!open) return [];
     const people = new Map<string, Person>();
-    const add = (p: Person) => {
-      if (!people.has(p.id)) people.set(p.id, { id: p.id, name: p.name, image: p.image });
+    // Members and I come without a type: only accounts on a card say whether they are artificial.
+    const add = (p: Omit<Person, 'type'> & { type?: string }) => {
+      if (!people.has(p.id)) people.set(p.id, { id: p.id, name: p.name, image: p.image, type: p.type ?? 'human' });
     };
     add({ id: me.id, name: me.name, image: me.image });
     for (const m of members.data?.members ?? []) add(m);

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, upload } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { attempt } from '../../api/mutations';
+import { attempt } from '../../api/optimistic';
 import { activityQuery, keys } from '../../api/queries';
 import type { Attachment } from '../../api/types';
 import { toast } from '../../app/toast';

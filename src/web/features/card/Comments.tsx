@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
-import { addComment, deleteComment, editComment, loadOlderComments } from '../../api/mutations';
+import { addComment, deleteComment, editComment, loadOlderComments } from './api';
 import { commentsQuery } from '../../api/queries';
 import type { Comment } from '../../api/types';
 import { useUser } from '../../app/session';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Card, RepeatEvery } from '../../api/types';
-import type { CardPatch } from '../../api/mutations';
+import type { CardPatch } from './api';
 
 const REMINDERS = [0, 15, 60, 1440, 2880, 10080] as const;
 const REPEATS: RepeatEvery[] = ['day', 'week', 'twoWeeks', 'month', 'year'];

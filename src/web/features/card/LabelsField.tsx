@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { labelFor } from '../../api/mutations';
+import { labelFor } from './api';
 import { labelsQuery } from '../../api/queries';
 import type { Label } from '../../api/types';
 import { Icon } from '../../components/Icon';

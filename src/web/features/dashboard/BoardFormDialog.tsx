@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { upload } from '../../api/client';
 import { errorMessage } from '../../api/errors';
-import { createBoard, updateBoard } from '../../api/mutations';
+import { createBoard, updateBoard } from './api';
 import type { Board, BoardStatus, BoardStyle, UploadedImage } from '../../api/types';
 import { toast } from '../../app/toast';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { TemplatePicker } from '../templates/TemplatePicker';
-import { boardFromTemplate, type TemplateSummary } from '../templates/templates.api';
+import { boardFromTemplate, type TemplateSummary } from '../templates/api';
 import { boardBackground } from './BoardTile';
 
 /** Board colours that carry white text at WCAG AA contrast (4.5:1 and more). */

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isSafeImage } from '../../../shared/addresses.js';
-import { archiveBoard, leaveBoard } from '../../api/mutations';
+import { archiveBoard, leaveBoard } from './api';
 import type { Board } from '../../api/types';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { MY_WORK_GROUPS, type MyWork, type MyWorkCard } from '../../../shared/api/my-work.js';
-import { moveCard } from '../../api/mutations';
+import { moveCard } from '../board/api';
 import { areasQuery, boardQuery } from '../../api/queries';
 import type { CardListItem } from '../../api/types';
 import { useUser } from '../../app/session';
@@ -12,7 +12,7 @@ import { useRealtime, useViewers } from '../../realtime/RealtimeProvider';
 import { useBoardRealtime, type BoardGoneReason } from '../../realtime/useBoardRealtime';
 import { dueState, shortDate, tileDate } from '../board/dates';
 import { MoveDialog } from '../board/MoveDialog';
-import { myWorkKey, myWorkQuery } from './myWorkApi';
+import { myWorkKey, myWorkQuery } from './api';
 import './my-work.css';
 
 const CardDialog = lazy(() => import('../card/CardDialog'));

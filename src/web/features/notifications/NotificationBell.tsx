@@ -8,7 +8,7 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import type { Notification } from '../../../shared/api/notifications.js';
-import { asNotification, markRead, notificationKeys, notificationsQuery, prependNotification } from './data';
+import { asNotification, markRead, notificationKeys, notificationsQuery, prependNotification } from './api';
 import { formatWhen } from './time';
 import './notifications.css';
 
@@ -87,7 +87,7 @@ function NotificationPanel({ onClose }: { onClose: () => void }) {
     id === null ? undefined : [...(owned.data ?? []), ...(shared.data ?? [])].find((b) => b.id === id)?.name;
 
   const notifications = list.data?.pages.flatMap((page) => page.notifications) ?? [];
-  const now = Date.now();
+  const now = useNow(60_000);
 
   const opened = (n: Notification) => {
     if (!n.isRead) void markRead(qc, { id: n.id });
@@ -160,4 +160,14 @@ function NotificationPanel({ onClose }: { onClose: () => void }) {
       </div>
     </Dialog>
   );
+}
+
+/** The time now, again every `everyMs` while shown, so that "5 minutes ago" stays true. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRealtime } from '../../realtime/RealtimeProvider';
-import { asNotification, markRead, unreadBoardsQuery, unreadCardsQuery } from './data';
+import { asNotification, markRead, unreadBoardsQuery, unreadCardsQuery } from './api';
 
 /**
  * Marks notifications read as the spec describes: the board's own when it

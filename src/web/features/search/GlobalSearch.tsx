@@ -39,14 +39,18 @@ export function GlobalSearch() {
 
   const hasTerms = queryTerms(query).length > 0;
 
+  /** The field's new text; without a word to look for, the last results go at once. */
+  const changeQuery = useCallback((next: string) => {
+    setQuery(next);
+    if (queryTerms(next).length > 0) return;
+    setHits([]);
+    setStatus('idle');
+    setActive(-1);
+  }, []);
+
   // Results as you type: a short pause, and the previous request is abandoned.
   useEffect(() => {
-    if (!hasTerms) {
-      setHits([]);
-      setStatus('idle');
-      setActive(-1);
-      return;
-    }
+    if (!hasTerms) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setStatus('loading');
@@ -97,11 +101,11 @@ export function GlobalSearch() {
   }, [open, expanded]);
 
   const reset = useCallback(() => {
-    setQuery('');
+    changeQuery('');
     setOpen(false);
     setActive(-1);
     setExpanded(false);
-  }, []);
+  }, [changeQuery]);
 
   /** On a phone, closing the field gives the focus back to the button that opened it. */
   const collapse = () => {
@@ -148,7 +152,7 @@ export function GlobalSearch() {
           setOpen(false);
           setActive(-1);
         } else if (query) {
-          setQuery('');
+          changeQuery('');
         } else if (expanded) {
           collapse();
         }
@@ -202,7 +206,7 @@ export function GlobalSearch() {
           maxLength={200}
           value={query}
           onChange={(event) => {
-            setQuery(event.target.value);
+            changeQuery(event.target.value);
             setOpen(true);
           }}
           onFocus={() => {

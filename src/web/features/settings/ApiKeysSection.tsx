@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import type { ApiKey, ApiKeyCreated } from '../../api/types';
 import i18n from '../../app/i18n';
 import { toast } from '../../app/toast';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -10,15 +11,6 @@ import { Icon } from '../../components/Icon';
 import { SecretDialog } from '../../components/SecretDialog';
 import { field, useSubmit } from '../auth/useSubmit';
 import { Feedback, SettingsSection } from './SettingsPage';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  start: string;
-  readOnly: boolean;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 const apiKeysKey = ['settings', 'apiKeys'] as const;
 
@@ -32,7 +24,7 @@ export function ApiKeysSection() {
   const qc = useQueryClient();
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
-  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const keys = useQuery({
     queryKey: apiKeysKey,
@@ -40,7 +32,7 @@ export function ApiKeysSection() {
   });
 
   const { busy, error, onSubmit } = useSubmit(async (data) => {
-    const key = await api<ApiKey & { key: string }>('/api/auth/api-key/create', {
+    const key = await api<ApiKeyCreated>('/api/auth/api-key/create', {
       method: 'POST',
       body: { name: field(data, 'name').trim(), readOnly: data.get('readOnly') === 'on' },
     });

@@ -17,12 +17,12 @@ export function PasswordSection() {
   const [note, setNote] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const realtime = useRealtime();
-  const { busy, error, setError, onSubmit } = useSubmit(
-    async (form) => {
+  const { busy, error, onSubmit } = useSubmit(
+    async (form, refuse) => {
       setNote(null);
       const newPassword = field(form, 'newPassword');
       if (newPassword !== field(form, 'repeatPassword')) {
-        setError(i18n.t('auth.passwordsDiffer'));
+        refuse(i18n.t('auth.passwordsDiffer'));
         return;
       }
       const change = api('/api/auth/change-password', {

@@ -11,15 +11,13 @@ import { Icon } from '../../components/Icon';
 import { field, useSubmit } from '../auth/useSubmit';
 import { Feedback, SettingsSection } from './SettingsPage';
 
-type ProfileUser = SessionUser & { emailNotifications?: boolean | number | null };
-
 const PICTURE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const PICTURE_LIMIT = 2 * 1024 * 1024;
 
 /** Name, picture, language and e-mail notices; each change goes to the account at once or on save. */
 export function ProfileSection() {
   const { t } = useTranslation();
-  const user = useUser() as ProfileUser;
+  const user = useUser();
   const id = useId();
   return (
     <SettingsSection id={`${id}-title`} title={t('settings.profile.title')} intro={t('settings.profile.intro')}>
@@ -29,7 +27,7 @@ export function ProfileSection() {
   );
 }
 
-function PictureField({ user }: { user: ProfileUser }) {
+function PictureField({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const id = useId();
@@ -126,7 +124,7 @@ function PictureField({ user }: { user: ProfileUser }) {
   );
 }
 
-function ProfileForm({ user }: { user: ProfileUser }) {
+function ProfileForm({ user }: { user: SessionUser }) {
   const { t, i18n: i18next } = useTranslation();
   const qc = useQueryClient();
   const id = useId();

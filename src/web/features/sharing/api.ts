@@ -1,7 +1,7 @@
 import { useQueries, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { boardsQuery, keys, membersQuery } from '../../api/queries';
-import type { InviteList, Permission } from '../../api/types';
+import type { InviteList, Member, Permission } from '../../api/types';
 
 /**
  * The sharing writes of the dialog. Unlike the app-wide mutations these
@@ -42,11 +42,8 @@ export async function revoke(qc: QueryClient, boardId: number, who: Invitee): Pr
   }
 }
 
-export interface KnownPerson {
-  id: string;
-  name: string;
-  image: string | null;
-}
+/** A member of another board of mine, without the permission they hold there. */
+export type KnownPerson = Pick<Member, 'id' | 'name' | 'image'>;
 
 /**
  * People the owner already shares a board with (members of their other boards):

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Board } from '../../api/types';
 import { toast } from '../../app/toast';
 import { Dialog } from '../../components/Dialog';
-import { saveTemplate } from './templates.api';
+import { saveTemplate } from './api';
 import './templates.css';
 
 /** Saves the structure of the board (not its people, dates, comments or files) as a template of the account's. */

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../app/toast';
 import { Icon } from '../../components/Icon';
-import { deleteTemplate, templatesQuery, type TemplateSummary } from './templates.api';
+import { deleteTemplate, templatesQuery, type TemplateSummary } from './api';
 import './templates.css';
 
 interface Props {

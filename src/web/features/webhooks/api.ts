@@ -1,30 +1,9 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { BoardEventName } from '../../../shared/events.js';
 import { api } from '../../api/client';
+import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../api/types';
 
-/** A board's outgoing webhook, as `GET /api/data/webhook` lists it (never with its secret). */
-export interface Webhook {
-  id: number;
-  boardId: number;
-  url: string;
-  /** Empty: every event. */
-  events: BoardEventName[];
-  active: boolean;
-  createdAt: string;
-}
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-export interface Delivery {
-  id: number;
-  event: BoardEventName;
-  status: DeliveryStatus;
-  /** The receiver's HTTP status, null when it never answered. */
-  responseStatus: number | null;
-  attempts: number;
-  createdAt: string;
-  deliveredAt: string | null;
-}
+export type { Webhook };
 
 export const webhookKeys = {
   list: (boardId: number) => ['webhooks', boardId] as const,
@@ -42,7 +21,7 @@ export const deliveriesQuery = (webhookId: number) =>
   queryOptions({
     queryKey: webhookKeys.deliveries(webhookId),
     queryFn: async () =>
-      (await api<{ deliveries: Delivery[] }>('/api/data/webhook-deliveries', { query: { id: webhookId } })).deliveries,
+      (await api<{ deliveries: WebhookDelivery[] }>('/api/data/webhook-deliveries', { query: { id: webhookId } })).deliveries,
     refetchInterval: 3000,
   });
 
@@ -57,9 +36,9 @@ export async function addWebhook(
   boardId: number,
   url: string,
   events: BoardEventName[],
-): Promise<Webhook & { secret: string }> {
+): Promise<WebhookWithSecret> {
   try {
-    const { webhook } = await api<{ webhook: Webhook & { secret: string } }>('/api/data/webhook', {
+    const { webhook } = await api<{ webhook: WebhookWithSecret }>('/api/data/webhook', {
       method: 'POST',
       body: { boardId, url, events },
     });

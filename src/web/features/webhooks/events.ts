@@ -31,6 +31,6 @@ const everyEventPlaced: [Unplaced] extends [never] ? true : Unplaced = true;
 void everyEventPlaced;
 
 /** The i18n key part of an event's human name (i18next reads dots as nesting). */
-export const eventKey = (event: BoardEventName) => event.replace('.', '_') as EventKey;
+export const eventKey = (event: string) => event.replace('.', '_') as EventKey;
 type KeyOf<E> = E extends `${infer A}.${infer B}` ? `${A}_${B}` : never;
 export type EventKey = KeyOf<BoardEventName>;

@@ -1,7 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { BoardFromTemplate, TemplateSummary } from '../../../shared/api/templates.js';
 import { api } from '../../api/client';
-import { attempt } from '../../api/mutations';
+import { attempt } from '../../api/optimistic';
 import { keys } from '../../api/queries';
 import type { Board } from '../../api/types';
 

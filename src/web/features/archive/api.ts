@@ -1,31 +1,9 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { keys } from '../../api/queries';
+import type { ArchivedBoard, BoardArchive } from '../../api/types';
 
-export interface ArchivedArea {
-  id: number;
-  name: string;
-  archivedAt: string | null;
-  cardCount: number;
-}
-
-export interface ArchivedCard {
-  id: number;
-  name: string;
-  archivedAt: string | null;
-  areaName: string;
-}
-
-export interface BoardArchive {
-  areas: ArchivedArea[];
-  cards: ArchivedCard[];
-}
-
-export interface ArchivedBoard {
-  id: number;
-  name: string;
-  archivedAt: string | null;
-}
+export type { ArchivedArea, ArchivedBoard, ArchivedCard } from '../../api/types';
 
 export const archiveKeys = {
   all: ['archive'] as const,

@@ -1,13 +1,9 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import type { Notification } from '../../../shared/api/notifications.js';
+import type { Notification, NotificationPage } from '../../../shared/api/notifications.js';
 import { api } from '../../api/client';
 import i18n from '../../app/i18n';
 
-export interface NotificationPage {
-  notifications: Notification[];
-  hasMore: boolean;
-  unreadCount: number;
-}
+export type { NotificationPage };
 
 export const PAGE_SIZE = 20;
 

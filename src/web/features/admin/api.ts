@@ -1,15 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { withQuery } from '../../api/client';
+import type { AdminUser } from '../../api/types';
 
-/** An account as better-auth's admin plugin lists it. */
-export interface AdminUser {
-  id: string;
-  name: string;
-  email: string;
-  image: string | null;
-  role: string | null;
-  createdAt: string;
-}
+export type { AdminUser };
 
 /** A refusal from better-auth: its `code` (e.g. `USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL`) when given, and message. */
 export class AdminError extends Error {
