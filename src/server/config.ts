@@ -33,8 +33,6 @@ export interface Config {
   exportsPerInstance: number;
   /** A download whose reader takes nothing for this long is dropped. */
   exportStallSeconds: number;
-  /** Board imports (own zips, Trello) running at once in this process; 429 beyond. */
-  importsPerInstance: number;
   /** Single sign-on through one OpenID Connect provider, when configured. */
   oidc: OidcConfig | null;
   /** Webhooks may reach loopback and private addresses (a receiver on the same host or network). */
@@ -145,7 +143,6 @@ export function loadConfig(env: Env = process.env): Config {
     exportsPerAccount: limits['exports.account'],
     exportsPerInstance: limits['exports.instance'],
     exportStallSeconds: integer('EXPORT_STALL_SECONDS', 60, 1, 3600),
-    importsPerInstance: integer('IMPORTS_PER_INSTANCE', 2, 1, 100),
     webhookAllowPrivate: flag('WEBHOOK_ALLOW_PRIVATE', false),
     webhookConcurrency: integer('WEBHOOK_CONCURRENCY', 4, 1, 64),
     // Below the delivery timeout (10 s), or it would never count anything the timeout does not.

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.js';
 import { writeBoardZip, writeCsv } from './board-export.service.js';
 import { csvStream } from './csv.js';
 import { CSV, ZIP, download, stopZip, zipWriter } from './download.js';
-import { watchDownload, type DownloadSlots } from './download-slots.js';
+import { watchDownload, takeExportSlot } from './download-slots.js';
 import { boardStem, utcDate } from './zip-paths.js';
 
 const tags = ['Exports'];
@@ -26,7 +26,7 @@ const BoardExportQuery = Type.Object({
  * instance export; 429 beyond), and a download whose reader stops
  * taking data is dropped: a stalled reader cannot hold a snapshot for long.
  */
-export function boardExportRoutes(app: FastifyInstance, deps: Deps, slots: DownloadSlots): void {
+export function boardExportRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const stallMs = deps.config.exportStallSeconds * 1000;
   const watch = (reply: FastifyReply, work: Promise<unknown>, release: () => void) =>
@@ -49,7 +49,7 @@ export function boardExportRoutes(app: FastifyInstance, deps: Deps, slots: Downl
       const csv = request.query.format === 'csv';
       // HEAD answers the headers without making the export (Fastify would read a stream to its end and drop it).
       if (request.method === 'HEAD') return download(reply, null, csv ? CSV : ZIP, `${name}.${csv ? 'csv' : 'zip'}`);
-      const release = slots.take(request.actor.id, reply);
+      const release = takeExportSlot(deps.limits, request.actor.id);
       if (csv) {
         const out = csvStream(deps.config.language);
         const work = writeCsv(deps, board.id, out).catch((error: unknown) => {

@@ -1,52 +1,23 @@
 import type { ServerResponse } from 'node:http';
 import { finished } from 'node:stream';
-import type { FastifyReply } from 'fastify';
-import type { Config } from '../../config.js';
-import { HttpError } from '../../http/errors.js';
+import type { Limits, Release } from '../../limits/limits.js';
 
 /** Seconds a refused export is told to wait: slots free up as downloads end or are dropped. */
 const RETRY_AFTER_SECONDS = 10;
 
 /**
- * How many exports run at once, per account and for the whole instance.
- * Each one holds a database snapshot until its reader has taken it all, so
- * the number must stay bounded whatever the readers do.
+ * An export's slot, for the account and in the instance (the limits
+ * `exports.account` and `exports.instance`), or their 429. Each export holds
+ * a database snapshot until its reader has taken it all, so the number must
+ * stay bounded whatever the readers do.
  */
-export class DownloadSlots {
-  private readonly byAccount = new Map<string, number>();
-  private total = 0;
-
-  constructor(private readonly limits: { perAccount: number; perInstance: number }) {}
-
-  /** A slot for the account, or 429 (with Retry-After) when it or the instance is at its limit. */
-  take(accountId: string, reply: FastifyReply): () => void {
-    const mine = this.byAccount.get(accountId) ?? 0;
-    if (mine >= this.limits.perAccount || this.total >= this.limits.perInstance) {
-      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      throw new HttpError(
-        429,
-        mine >= this.limits.perAccount
-          ? 'Too many exports of yours are running; try again when one has finished'
-          : 'Too many exports are running; try again later',
-      );
-    }
-    this.byAccount.set(accountId, mine + 1);
-    this.total += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.total -= 1;
-      const left = (this.byAccount.get(accountId) ?? 1) - 1;
-      if (left > 0) this.byAccount.set(accountId, left);
-      else this.byAccount.delete(accountId);
-    };
-  }
-}
-
-/** The one pool of export slots the board and instance exports share. */
-export function exportSlots(config: Pick<Config, 'exportsPerAccount' | 'exportsPerInstance'>): DownloadSlots {
-  return new DownloadSlots({ perAccount: config.exportsPerAccount, perInstance: config.exportsPerInstance });
+export function takeExportSlot(limits: Limits, accountId: string): Release {
+  const held = limits.slots([
+    ['exports.account', accountId],
+    ['exports.instance', 'instance'],
+  ]);
+  if ('full' in held) throw limits.refusal(held.full, RETRY_AFTER_SECONDS);
+  return held.release;
 }
 
 /**

@@ -13,8 +13,9 @@ import { uploadStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import { importBoard, importLimits } from './board-import.js';
-import { countedSlots } from './import-slots.js';
 
+/** Seconds a refused import is told to wait: slots free up as imports end. */
+const RETRY_AFTER_SECONDS = 10;
 const tooLarge = () => new HttpError(413, 'The file is larger than the import limit');
 
 /**
@@ -27,8 +28,6 @@ const tooLarge = () => new HttpError(413, 'The file is larger than the import li
  * file in memory, and takes its share of the process's time.
  */
 export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
-  const importing = new Set<string>();
-  const running = countedSlots(deps.config.importsPerInstance);
   void app.register(async (scope) => {
     await scope.register(multipart, {
       limits: { fileSize: importLimits.uploadBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20, headerPairs: 100 },
@@ -47,18 +46,14 @@ export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
       },
       async (request, reply) => {
         if (!request.isMultipart()) throw new HttpError(415, 'Unsupported content type; send multipart/form-data');
-        const account = request.actor.id;
-        if (importing.has(account)) {
+        const held = deps.limits.slots([
+          ['imports.account', request.actor.id],
+          ['imports.instance', 'instance'],
+        ]);
+        if ('full' in held) {
           discardBody(request);
-          reply.header('retry-after', '10');
-          throw new HttpError(429, 'An import of yours is already under way; try again when it has finished');
+          throw deps.limits.refusal(held.full, RETRY_AFTER_SECONDS);
         }
-        if (!running.acquire()) {
-          discardBody(request);
-          reply.header('retry-after', '10');
-          throw new HttpError(429, 'Too many imports are running; try again later');
-        }
-        importing.add(account);
         const store = uploadStore(deps.config.dataDir);
         const zipFile = path.join(store.tmpDir, `${randomBytes(16).toString('hex')}.import.part`);
         try {
@@ -83,8 +78,7 @@ export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
           return await importBoard(deps, request.actor, zipFile);
         } finally {
           await rm(zipFile, { force: true });
-          importing.delete(account);
-          running.release();
+          held.release();
         }
       },
     );

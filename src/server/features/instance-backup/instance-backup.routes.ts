@@ -4,7 +4,7 @@ import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
 import { requireAdmin } from '../../access/index.js';
 import { ZIP, download, stopZip, zipWriter } from '../board-export/download.js';
-import { watchDownload, type DownloadSlots } from '../board-export/download-slots.js';
+import { watchDownload, takeExportSlot } from '../board-export/download-slots.js';
 import { utcDate } from '../board-export/zip-paths.js';
 import { writeInstanceZip } from './instance-export.service.js';
 
@@ -15,7 +15,7 @@ const tags = ['Exports'];
  * `database.sql`, streamed from one snapshot as the board export is, and
  * counted in the same `slots`. (Restore is the command `npm run restore`.)
  */
-export function instanceBackupRoutes(app: FastifyInstance, deps: Deps, slots: DownloadSlots): void {
+export function instanceBackupRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const stallMs = deps.config.exportStallSeconds * 1000;
   const watch = (reply: FastifyReply, work: Promise<unknown>, release: () => void) =>
@@ -35,7 +35,7 @@ export function instanceBackupRoutes(app: FastifyInstance, deps: Deps, slots: Do
       const filename = `tavla-export-${utcDate()}.zip`;
       if (request.method === 'HEAD') return download(reply, null, ZIP, filename);
       const { ZipWriter, ZipAborted } = await zipWriter();
-      const release = slots.take(request.actor.id, reply);
+      const release = takeExportSlot(deps.limits, request.actor.id);
       const zip = new ZipWriter();
       const work = writeInstanceZip(deps, zip).catch((error: unknown) =>
         stopZip(request.log, zip, error, 'instance export failed', ZipAborted),
