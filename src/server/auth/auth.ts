@@ -23,6 +23,11 @@ export interface AccountHooks {
   accountRemoved?: (user: { id: string; image?: string | null | undefined }) => Promise<void>;
   /** A session ended (sign-out, expiry sweep, revocation), or with no `sessionId` every credential of the account. */
   credentialsEnded?: (ended: { userId: string; sessionId?: string }) => void;
+  /**
+   * The address's owner just proved it (a password reset, the first confirmation of the address, a password
+   * an administrator set): what an earlier holder of the account handed out must end.
+   */
+  addressReclaimed?: (user: { id: string }) => Promise<void>;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -42,6 +47,10 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       maxPasswordLength: 256,
       // Whoever held the old password (or a session opened with it) is out.
       revokeSessionsOnPasswordReset: true,
+      // ...and so does every key, feed, webhook and link they made: whoever squatted the address keeps nothing.
+      onPasswordReset: async ({ user }) => {
+        await hooks.addressReclaimed?.(user);
+      },
       // Queued, not sent in the request: the answer takes as long whether or not the address has an account.
       sendResetPassword: async ({ user, url }) => {
         await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
@@ -52,6 +61,10 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFY_LINK_DAYS * 24 * 60 * 60,
+      // Called once per address, when it turns confirmed (better-auth skips an address already confirmed).
+      afterEmailVerification: async (user) => {
+        await hooks.addressReclaimed?.(user);
+      },
       sendVerificationEmail: async ({ user, url }) => {
         await enqueue(
           db,
@@ -79,10 +92,12 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
             : undefined,
         ),
       ),
-      // So does a password an administrator sets for an account: its sessions end.
+      // So does a password an administrator sets for an account: its sessions end, and what it handed out.
       after: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== '/admin/set-user-password' || isAPIError(ctx.context.returned)) return;
-        await ctx.context.internalAdapter.deleteUserSessions((ctx.body as { userId: string }).userId);
+        const { userId } = ctx.body as { userId: string };
+        await ctx.context.internalAdapter.deleteUserSessions(userId);
+        await hooks.addressReclaimed?.({ id: userId });
       }),
     },
     rateLimit: {
