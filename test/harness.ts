@@ -102,7 +102,7 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
     const res = await app.inject({
       method: 'POST',
       url: '/api/auth/api-key/create',
-      headers: { cookie: user.cookie, origin: BASE_URL },
+      headers: { cookie: user.cookie, origin: new URL(config.baseUrl).origin },
       payload: { name: 'test key', readOnly },
     });
     if (res.statusCode !== 200) throw new Error(`api key: ${res.statusCode} ${res.body}`);
@@ -115,7 +115,7 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
     const res = await app.inject({
       method: 'POST',
       url: '/api/auth/sign-up/email',
-      headers: { origin: BASE_URL },
+      headers: { origin: new URL(config.baseUrl).origin },
       payload: { name, email, password },
     });
     if (res.statusCode !== 200) throw new Error(`sign-up: ${res.statusCode} ${res.body}`);

@@ -92,6 +92,7 @@ export async function buildApp({
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
   accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
   accountHooks.addressReclaimed = (user) => endStandingAccess(deps, user.id);
+  accountHooks.impersonated = (event) => app.log.warn(event, 'administrator impersonates an account');
   app.decorate('deps', deps);
   const readCaches = createReadCaches(database, deps.bus);
   const stopInvalidation = keepCachesFresh(database.dialect, config.databaseUrl, readCaches.caches, app.log);

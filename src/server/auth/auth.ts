@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import { enqueue } from '../jobs/runner.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
+import { anyAccountExists, keepOneFirstAdmin } from './accounts.repository.js';
 import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
@@ -28,6 +29,8 @@ export interface AccountHooks {
    * an administrator set): what an earlier holder of the account handed out must end.
    */
   addressReclaimed?: (user: { id: string }) => Promise<void>;
+  /** An administrator began acting as another account (only with ADMIN_IMPERSONATION): for the audit log. */
+  impersonated?: (event: { adminId: string; userId: string }) => void;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -84,17 +87,27 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
     },
     plugins: [admin(), ...ssoPlugins(config)],
     hooks: {
-      // A changed password ends every other session, whatever the client asked for.
-      before: createAuthMiddleware((ctx) =>
-        Promise.resolve(
+      before: createAuthMiddleware((ctx) => {
+        // The admin role grants nothing on other people's boards: acting as them is off unless the instance opts in.
+        if (ctx.path === '/admin/impersonate-user' && !config.adminImpersonation) {
+          throw new APIError('FORBIDDEN', { message: 'Impersonation is turned off on this instance (ADMIN_IMPERSONATION)' });
+        }
+        // A changed password ends every other session, whatever the client asked for.
+        return Promise.resolve(
           ctx.path === '/change-password'
             ? { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } }
             : undefined,
-        ),
-      ),
+        );
+      }),
       // So does a password an administrator sets for an account: its sessions end, and what it handed out.
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/admin/set-user-password' || isAPIError(ctx.context.returned)) return;
+        if (isAPIError(ctx.context.returned)) return;
+        if (ctx.path === '/admin/impersonate-user') {
+          const admin = (ctx.context.session as { user?: { id?: string } } | null)?.user?.id;
+          hooks.impersonated?.({ adminId: admin ?? 'unknown', userId: (ctx.body as { userId: string }).userId });
+          return;
+        }
+        if (ctx.path !== '/admin/set-user-password') return;
         const { userId } = ctx.body as { userId: string };
         await ctx.context.internalAdapter.deleteUserSessions(userId);
         await hooks.addressReclaimed?.({ id: userId });
@@ -125,8 +138,12 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           before: async (user, ctx) => {
             refuseUnvouchedSso(user, ctx);
             checkPicture(user.image, config.baseUrl);
-            const existing = await db.selectFrom('user').select('id').limit(1).executeTakeFirst();
-            return { data: { ...user, role: existing ? (user.role ?? 'user') : 'admin' } };
+            const first = !(await anyAccountExists(db));
+            return { data: { ...user, role: first ? 'admin' : (user.role ?? 'user') } };
+          },
+          // Decided on an instance that looked empty; another first sign-up may have looked at the same time.
+          after: async (user) => {
+            if ((user as { role?: string | null }).role === 'admin') await keepOneFirstAdmin(db, database.dialect, user.id);
           },
         },
         update: {
