@@ -26,8 +26,8 @@ export function isForeignOrigin(request: FastifyRequest, baseOrigin: string): bo
  */
 export function refuseCrossSiteWrites(app: FastifyInstance, baseUrl: string): void {
   const baseOrigin = new URL(baseUrl).origin;
-  app.addHook('onRequest', async (request) => {
-    if (isSafeMethod(request.method) || request.headers.cookie === undefined) return;
-    if (isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site request refused');
+  app.addHook('onRequest', (request, _reply, done) => {
+    const forged = !isSafeMethod(request.method) && request.headers.cookie !== undefined && isForeignOrigin(request, baseOrigin);
+    done(forged ? forbidden('Cross-site request refused') : undefined);
   });
 }

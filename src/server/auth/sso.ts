@@ -56,10 +56,12 @@ const noIdTokenSignIn: BetterAuthPlugin = {
   hooks: {
     before: [
       {
-        matcher: (ctx) => ctx.path === '/sign-in/social' && (ctx.body as { idToken?: unknown } | undefined)?.idToken !== undefined,
+        matcher: (ctx) =>
+          ctx.path === '/sign-in/social' && (ctx.body as { idToken?: unknown } | undefined)?.idToken !== undefined,
         handler: createAuthMiddleware(() => {
           throw new APIError('FORBIDDEN', {
-            message: 'Sign-in with an ID token is turned off: start single sign-on without one and sign in on the provider’s page',
+            message:
+              'Sign-in with an ID token is turned off: start single sign-on without one and sign in on the provider’s page',
           });
         }),
       },

@@ -53,7 +53,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
       const { token } = request.params;
       const invitation = await readInvitation(deps, token);
       // Only a signed-in person joins as themselves: an API key cannot accept an invitation.
-      const caller = await identify(request, deps, { accept: "session" });
+      const caller = await identify(request, deps, { accept: 'session' });
       if (caller?.email !== undefined) {
         return { boardId: await joinByInvitation(deps, token, { ...caller, email: caller.email }) };
       }
