@@ -7,7 +7,7 @@
  * 0 measured (budgets are reported, not enforced), 1 a verification failed,
  * 2 the run itself failed (bad arguments, server did not start, seeding failed).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -135,7 +135,8 @@ async function main(): Promise<number> {
     log(`server pid ${server.pid} at ${server.baseUrl} (${server.command})`);
 
     const api = new Api(server.baseUrl);
-    await api.signUp();
+    // The server keeps its generated AUTH_SECRET in DATA_DIR; the bench account's address is confirmed with it.
+    await api.signUp(readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim());
     const ctx: ScenarioContext = {
       api,
       baseUrl: server.baseUrl,

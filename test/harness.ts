@@ -30,7 +30,8 @@ export interface TestContext {
   db: Db;
   config: Config;
   inject(as: As, options: InjectOptions): Promise<LightMyRequestResponse>;
-  signUp(name?: string): Promise<TestUser>;
+  /** A new account; `verified: false` leaves its address unconfirmed and, as the service requires, without a key (`key` is ''). */
+  signUp(name?: string, options?: { verified?: boolean }): Promise<TestUser>;
   createKey(user: TestUser, readOnly?: boolean): Promise<string>;
   createBoard(user: TestUser, fields?: Record<string, unknown>): Promise<{ id: number; [k: string]: unknown }>;
   /** Starts listening on a free port (once) and answers the base address. */
@@ -93,7 +94,7 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
 
   const inject: TestContext['inject'] = (as, opts) => {
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string> | undefined) };
-    if (as && 'key' in as) headers['x-api-key'] = as.key;
+    if (as && 'key' in as && as.key !== '') headers['x-api-key'] = as.key;
     else if (as && 'cookie' in as) headers.cookie = as.cookie;
     return app.inject({ ...opts, headers });
   };
@@ -102,24 +103,27 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
     const res = await app.inject({
       method: 'POST',
       url: '/api/auth/api-key/create',
-      headers: { cookie: user.cookie, origin: BASE_URL },
+      headers: { cookie: user.cookie, origin: new URL(config.baseUrl).origin },
       payload: { name: 'test key', readOnly },
     });
     if (res.statusCode !== 200) throw new Error(`api key: ${res.statusCode} ${res.body}`);
     return res.json<{ key: string }>().key;
   };
 
-  const signUp = async (name = `User ${++counter}`) => {
+  const signUp = async (name = `User ${++counter}`, { verified = true } = {}) => {
     const email = `user${++counter}-${Date.now()}@example.test`;
     const password = 'correct horse battery';
     const res = await app.inject({
       method: 'POST',
       url: '/api/auth/sign-up/email',
-      headers: { origin: BASE_URL },
+      headers: { origin: new URL(config.baseUrl).origin },
       payload: { name, email, password },
     });
     if (res.statusCode !== 200) throw new Error(`sign-up: ${res.statusCode} ${res.body}`);
     const user = { id: res.json<{ user: { id: string } }>().user.id, name, email, password, cookie: sessionCookie(res), key: '' };
+    if (!verified) return user;
+    // As if the mailed link had been followed: only a confirmed address may make keys.
+    await database.db.updateTable('user').set({ emailVerified: database.dialect.true }).where('id', '=', user.id).execute();
     user.key = await createKey(user);
     return user;
   };

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
 
@@ -57,6 +58,8 @@ export async function startIdp(accounts: IdpAccount[]) {
     },
     features: { devInteractions: { enabled: true } },
     pkce: { required: () => true },
+    // The address in the ID token itself, as Google and most providers put it.
+    conformIdTokenClaims: false,
     cookies: { keys: ['test-cookie-key-0123456789'] },
   });
 
@@ -136,6 +139,67 @@ export async function ssoSignIn(tavla: string, login: string, callbackURL = '/')
     const next = new URL(location, target);
     if (next.origin === new URL(tavla).origin && !next.pathname.startsWith('/api/')) {
       return { jar, status: response.status, body: null, location: next.pathname + next.search };
+    }
+    url = next.href;
+  }
+  throw new Error('too many redirects');
+}
+
+/**
+ * A genuine ID token from the provider for `login`, got as any client of the
+ * provider could (its own PKCE, the registered redirect address, the code
+ * taken before it reaches Tavla): what an attacker would post to Tavla.
+ */
+export async function idTokenFor(
+  idp: Idp,
+  redirectUri: string,
+  login: string,
+  nonce: string,
+): Promise<{ token: string; accessToken: string }> {
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL('/auth', idp.issuer);
+  authorize.search = new URLSearchParams({
+    client_id: OIDC_CLIENT.id,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid email profile',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    nonce,
+    state: 'state',
+  }).toString();
+  const jar = new CookieJar();
+  let url = authorize.href;
+  for (let hop = 0; hop < 20; hop++) {
+    const target = new URL(url);
+    let response = await fetch(target, { redirect: 'manual', headers: { cookie: jar.header() } });
+    jar.store(response);
+    if (response.status === 200) {
+      const action = /<form[^>]*action="([^"]+)"/.exec(await response.text())?.[1];
+      if (!action) throw new Error(`no login form at ${target.href}`);
+      response = await fetch(new URL(action, target), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+        body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString(),
+      });
+      jar.store(response);
+    }
+    const next = new URL(response.headers.get('location') ?? '', target);
+    if (next.href.startsWith(redirectUri)) {
+      const code = next.searchParams.get('code');
+      if (!code) throw new Error(`no code: ${next.href}`);
+      const token = await fetch(new URL('/token', idp.issuer), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${OIDC_CLIENT.id}:${OIDC_CLIENT.secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier }),
+      });
+      const body = (await token.json()) as { id_token?: string; access_token?: string };
+      if (!body.id_token || !body.access_token) throw new Error(`no id token: ${JSON.stringify(body)}`);
+      return { token: body.id_token, accessToken: body.access_token };
     }
     url = next.href;
   }

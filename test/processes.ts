@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createEmailVerificationToken } from 'better-auth/api';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../src/server/version.js';
+
+/** The AUTH_SECRET of the processes started here; `account` signs its address confirmation with it. */
+const PROCESS_SECRET = 'scale-out-secret-scale-out-secret-0123';
 
 /** A real server process (src/server/main.ts) on its own port and DATA_DIR, for tests of several processes on one database. */
 export interface ServerProcess {
@@ -49,7 +53,7 @@ export async function start(
       BASE_URL: url,
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
-      AUTH_SECRET: 'scale-out-secret-scale-out-secret-0123',
+      AUTH_SECRET: PROCESS_SECRET,
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -86,6 +90,10 @@ export async function account(
     .map((c) => c.split(';')[0])
     .join('; ');
   const { user } = (await signUp.json()) as { user: { id: string } };
+  // The link the confirmation mail carries, made as the server makes it: only a confirmed address may make keys.
+  const token = await createEmailVerificationToken(PROCESS_SECRET, email, undefined, 3600, { userId: user.id });
+  const verified = await fetch(`${url}/api/auth/verify-email?token=${token}`, { redirect: 'manual' });
+  if (!verified.ok) throw new Error(`verify-email: ${verified.status}`);
   const created = await fetch(`${url}/api/auth/api-key/create`, {
     method: 'POST',
     headers: { ...headers, cookie },

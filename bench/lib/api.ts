@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createEmailVerificationToken } from 'better-auth/api';
 import net from 'node:net';
 import type { CardListItem } from '../../src/shared/api/cards.js';
 
@@ -84,8 +85,12 @@ export class Api {
     return { status: res.status, body, headers: res.headers };
   }
 
-  /** Signs up a fresh account and makes a full-access API key for it. */
-  async signUp(): Promise<void> {
+  /**
+   * Signs up a fresh account, confirms its address (only a confirmed address
+   * may make keys) with a link signed by the server's `authSecret`, and makes
+   * a full-access API key for it.
+   */
+  async signUp(authSecret: string): Promise<void> {
     const origin = { origin: this.baseUrl };
     const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
     const signUp = await this.request('POST', '/api/auth/sign-up/email', {
@@ -99,6 +104,8 @@ export class Api {
     if (!cookie) throw new Error('sign-up set no session cookie');
     this.cookie = cookie;
     this.userId = (signUp.body as { user: { id: string } }).user.id;
+    const token = await createEmailVerificationToken(authSecret, email, undefined, 3600, { userId: this.userId });
+    await this.request('GET', `/api/auth/verify-email?token=${token}`);
     const key = await this.request('POST', '/api/auth/api-key/create', {
       body: { name: 'bench' },
       headers: { ...origin, cookie },

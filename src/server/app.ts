@@ -6,6 +6,7 @@ import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerSignInOptions } from './auth/sso.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
+import { refuseCrossSiteWrites } from './auth/origin.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -54,6 +55,7 @@ import { registerWebApp } from './http/web.js';
 import { createReadCaches } from './access/read-caches.js';
 import { keepCachesFresh } from './access/cache-invalidation.js';
 import { removeOwnedBoards } from './features/boards/account-removal.js';
+import { endStandingAccess } from './features/reclaim/reclaim.service.js';
 import { projectRoot, serviceVersion } from './version.js';
 
 export interface BuildOptions {
@@ -102,6 +104,8 @@ export async function buildApp({
   accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
   accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
+  accountHooks.addressReclaimed = (user) => endStandingAccess(deps, user.id);
+  accountHooks.impersonated = (event) => app.log.warn(event, 'administrator impersonates an account');
   app.decorate('deps', deps);
   const readCaches = createReadCaches(database, deps.bus);
   const stopInvalidation = keepCachesFresh(database.dialect, config.databaseUrl, readCaches.caches, app.log);
@@ -121,12 +125,13 @@ export async function buildApp({
   });
 
   decorateActor(app);
+  refuseCrossSiteWrites(app, config.baseUrl);
   registerValidation(app);
   registerErrorHandling(app);
   await registerOpenApi(app, serviceVersion);
 
   healthRoutes(app, database);
-  registerApiKeyRoutes(app, database.db, deps.auth, deps.bus);
+  registerApiKeyRoutes(app, deps);
   registerAuthRoutes(app, deps.auth, config.baseUrl, deps.limits);
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);

@@ -21,6 +21,8 @@ export interface Config {
   maxUploadMb: number;
   archiveRetentionDays: number;
   admin: { email: string; password: string; name: string } | null;
+  /** Administrators may act as another account (better-auth's impersonation), each time logged; off by default. */
+  adminImpersonation: boolean;
   logLevel: string;
   /** Which X-Forwarded-For hops to believe: none, a hop count, or proxies by address. */
   trustProxy: TrustProxy;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadMb: integer('MAX_UPLOAD_MB', 25, 1, 10240),
     archiveRetentionDays: integer('ARCHIVE_RETENTION_DAYS', 0, 0, 36500),
     admin,
+    adminImpersonation: flag('ADMIN_IMPERSONATION', false),
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
     limits,

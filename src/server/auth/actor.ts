@@ -14,7 +14,9 @@ export interface Actor {
   role: string;
   via: 'session' | 'key';
   readOnly: boolean;
-  /** The session or key this actor came with (set by `resolveActor`): what a long-lived socket must stop with. */
+  /** Whether the account's address is confirmed; absent counts as not (see `requireVerified`). */
+  emailVerified?: boolean;
+  /** The session or key this actor came with (set by `identify`): what a long-lived socket must stop with. */
   credential?: Credential;
 }
 
@@ -31,45 +33,51 @@ const keyOwner = hotQuery((db: Db, keyHash: string) =>
   db
     .selectFrom('apikey')
     .innerJoin('user', 'user.id', 'apikey.userId')
-    .select(['user.id', 'user.name', 'user.image', 'user.role', 'user.banned', 'apikey.readOnly', 'apikey.id as keyId'])
+    .select([
+      'user.id',
+      'user.name',
+      'user.image',
+      'user.role',
+      'user.banned',
+      'user.emailVerified',
+      'apikey.readOnly',
+      'apikey.id as keyId',
+    ])
     .where('apikey.keyHash', '=', keyHash),
 );
 
-/**
- * An `X-API-Key` header decides alone (a bad key is refused even beside a good
- * cookie); otherwise the session cookie. Banned accounts are nobody.
- */
-export async function resolveActor(
+/** The account of an API key secret, or null for a key that does not work (unknown, or its account banned). */
+export async function actorOfKey(db: Db, secret: string): Promise<Actor | null> {
+  if (!secret || secret.length > 128) return null;
+  const keyHash = hashKey(secret);
+  const cache = readCachesOf(db)?.actors;
+  const cached = cache?.get(keyHash);
+  // A copy: the cached one must stay as the database had it, whatever a request does with its own.
+  if (cached) return { ...cached };
+  const token = cache?.begin();
+  const [row] = await keyOwner(db, keyHash);
+  // Refusals are not cached: a key that does not work costs its lookup.
+  if (!row || truthy(row.banned)) return null;
+  const actor: Actor = {
+    id: row.id,
+    name: row.name,
+    image: row.image,
+    role: row.role ?? 'user',
+    via: 'key',
+    readOnly: row.readOnly === 1,
+    emailVerified: truthy(row.emailVerified),
+    credential: { kind: 'key', id: row.keyId },
+  };
+  if (cache) cache.store(token!, keyHash, actor);
+  return { ...actor };
+}
+
+/** The account of the request's session cookie, or null. */
+export async function actorOfSession(
   request: FastifyRequest,
-  db: Db,
   auth: Auth,
   options: { refreshSession?: boolean } = {},
-): Promise<Actor | null> {
-  const header = request.headers['x-api-key'];
-  if (header !== undefined) {
-    const secret = Array.isArray(header) ? header[0] : header;
-    if (!secret || secret.length > 128) return null;
-    const keyHash = hashKey(secret);
-    const cache = readCachesOf(db)?.actors;
-    const cached = cache?.get(keyHash);
-    // A copy: the cached one must stay as the database had it, whatever a request does with its own.
-    if (cached) return { ...cached };
-    const token = cache?.begin();
-    const [row] = await keyOwner(db, keyHash);
-    // Refusals are not cached: a key that does not work costs its lookup.
-    if (!row || truthy(row.banned)) return null;
-    const actor: Actor = {
-      id: row.id,
-      name: row.name,
-      image: row.image,
-      role: row.role ?? 'user',
-      via: 'key',
-      readOnly: row.readOnly === 1,
-      credential: { kind: 'key', id: row.keyId },
-    };
-    if (cache) cache.store(token!, keyHash, actor);
-    return { ...actor };
-  }
+): Promise<(Actor & { email: string }) | null> {
   const session = await auth.api.getSession({
     headers: fromNodeHeaders(request.headers),
     ...(options.refreshSession === false ? { query: { disableRefresh: true } } : {}),
@@ -79,10 +87,12 @@ export async function resolveActor(
   return {
     id: user.id,
     name: user.name,
+    email: user.email,
     image: user.image ?? null,
     role: (user as { role?: string | null }).role ?? 'user',
     via: 'session',
     readOnly: false,
+    emailVerified: user.emailVerified,
     credential: { kind: 'session', id: session.session.id, expiresAt: new Date(session.session.expiresAt) },
   };
 }
@@ -105,14 +115,4 @@ export async function credentialValidUntil(db: Db, credential: Credential): Prom
   const [row] = await liveSession(db, credential.id);
   const expiresAt = row && new Date(row.expiresAt);
   return expiresAt && expiresAt.getTime() > Date.now() ? expiresAt : null;
-}
-
-/**
- * A browser sends `Origin` with every write; one from another site riding on
- * our cookie is a forged request.
- */
-export function isForeignOrigin(request: FastifyRequest, baseOrigin: string): boolean {
-  const origin = request.headers.origin;
-  if (origin) return origin !== baseOrigin && origin !== `${request.protocol}://${request.headers.host}`;
-  return request.headers['sec-fetch-site'] === 'cross-site';
 }

@@ -1,23 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { fromNodeHeaders } from 'better-auth/node';
 import { ApiKey, ApiKeyCreated } from '../../shared/api/api-keys.js';
-import type { Db } from '../db/database.js';
+import type { Deps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import type { EventBus } from '../events/bus.js';
-import type { Auth } from './auth.js';
+import type { Actor } from './actor.js';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.service.js';
+import { identify, requireVerified } from './identify.js';
 
 /**
  * API keys live in a small table of our own: the secret is shown once and only
  * its SHA-256 is kept. Keys are managed from a signed-in session only, so a
  * leaked key cannot mint more keys.
  */
-export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, bus: EventBus): void {
-  const sessionUser = async (request: FastifyRequest): Promise<string> => {
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-    if (!session) throw new HttpError(401, 'Sign in to manage API keys');
-    return session.user.id;
+export function registerApiKeyRoutes(app: FastifyInstance, deps: Deps): void {
+  const { db } = deps.database;
+  const sessionUser = async (request: FastifyRequest): Promise<Actor> => {
+    const actor = await identify(request, deps, { accept: 'session' });
+    if (!actor) throw new HttpError(401, 'Sign in to manage API keys');
+    return actor;
   };
 
   app.post(
@@ -35,8 +35,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
       },
     },
     async (request) => {
-      const userId = await sessionUser(request);
-      return createApiKey(db, userId, request.body as { name: string; readOnly?: boolean });
+      const actor = await sessionUser(request);
+      requireVerified(actor, 'API keys');
+      return createApiKey(db, actor.id, request.body as { name: string; readOnly?: boolean });
     },
   );
 
@@ -50,8 +51,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
       },
     },
     async (request) => {
-      const userId = await sessionUser(request);
-      return listApiKeys(db, userId);
+      const { id } = await sessionUser(request);
+      return listApiKeys(db, id);
     },
   );
 
@@ -66,9 +67,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, db: Db, auth: Auth, b
       },
     },
     async (request) => {
-      const userId = await sessionUser(request);
+      const { id } = await sessionUser(request);
       const { keyId } = request.body as { keyId: string };
-      return deleteApiKey(db, bus, userId, keyId);
+      return deleteApiKey(db, deps.bus, id, keyId);
     },
   );
 }

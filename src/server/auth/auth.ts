@@ -9,6 +9,7 @@ import { enqueue } from '../jobs/runner.js';
 import { betterAuthRateLimit } from '../limits/auth-rules.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
+import { anyAccountExists, keepOneFirstAdmin } from './accounts.repository.js';
 import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
@@ -24,6 +25,13 @@ export interface AccountHooks {
   accountRemoved?: (user: { id: string; image?: string | null | undefined }) => Promise<void>;
   /** A session ended (sign-out, expiry sweep, revocation), or with no `sessionId` every credential of the account. */
   credentialsEnded?: (ended: { userId: string; sessionId?: string }) => void;
+  /**
+   * The address's owner just proved it (a password reset, the first confirmation of the address, a password
+   * an administrator set): what an earlier holder of the account handed out must end.
+   */
+  addressReclaimed?: (user: { id: string }) => Promise<void>;
+  /** An administrator began acting as another account (only with ADMIN_IMPERSONATION): for the audit log. */
+  impersonated?: (event: { adminId: string; userId: string }) => void;
 }
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
@@ -43,6 +51,10 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       maxPasswordLength: 256,
       // Whoever held the old password (or a session opened with it) is out.
       revokeSessionsOnPasswordReset: true,
+      // ...and so does every key, feed, webhook and link they made: whoever squatted the address keeps nothing.
+      onPasswordReset: async ({ user }) => {
+        await hooks.addressReclaimed?.(user);
+      },
       // Queued, not sent in the request: the answer takes as long whether or not the address has an account.
       sendResetPassword: async ({ user, url }) => {
         await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
@@ -53,6 +65,10 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFY_LINK_DAYS * 24 * 60 * 60,
+      // Called once per address, when it turns confirmed (better-auth skips an address already confirmed).
+      afterEmailVerification: async (user) => {
+        await hooks.addressReclaimed?.(user);
+      },
       sendVerificationEmail: async ({ user, url }) => {
         await enqueue(
           db,
@@ -72,18 +88,30 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
     },
     plugins: [admin(), ...ssoPlugins(config)],
     hooks: {
-      // A changed password ends every other session, whatever the client asked for.
-      before: createAuthMiddleware((ctx) =>
-        Promise.resolve(
+      before: createAuthMiddleware((ctx) => {
+        // The admin role grants nothing on other people's boards: acting as them is off unless the instance opts in.
+        if (ctx.path === '/admin/impersonate-user' && !config.adminImpersonation) {
+          throw new APIError('FORBIDDEN', { message: 'Impersonation is turned off on this instance (ADMIN_IMPERSONATION)' });
+        }
+        // A changed password ends every other session, whatever the client asked for.
+        return Promise.resolve(
           ctx.path === '/change-password'
             ? { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } }
             : undefined,
-        ),
-      ),
-      // So does a password an administrator sets for an account: its sessions end.
+        );
+      }),
+      // So does a password an administrator sets for an account: its sessions end, and what it handed out.
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/admin/set-user-password' || isAPIError(ctx.context.returned)) return;
-        await ctx.context.internalAdapter.deleteUserSessions((ctx.body as { userId: string }).userId);
+        if (isAPIError(ctx.context.returned)) return;
+        if (ctx.path === '/admin/impersonate-user') {
+          const admin = (ctx.context.session as { user?: { id?: string } } | null)?.user?.id;
+          hooks.impersonated?.({ adminId: admin ?? 'unknown', userId: (ctx.body as { userId: string }).userId });
+          return;
+        }
+        if (ctx.path !== '/admin/set-user-password') return;
+        const { userId } = ctx.body as { userId: string };
+        await ctx.context.internalAdapter.deleteUserSessions(userId);
+        await hooks.addressReclaimed?.({ id: userId });
       }),
     },
     rateLimit: betterAuthRateLimit(config.limits),
@@ -97,8 +125,12 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           before: async (user, ctx) => {
             refuseUnvouchedSso(user, ctx);
             checkPicture(user.image, config.baseUrl);
-            const existing = await db.selectFrom('user').select('id').limit(1).executeTakeFirst();
-            return { data: { ...user, role: existing ? (user.role ?? 'user') : 'admin' } };
+            const first = !(await anyAccountExists(db));
+            return { data: { ...user, role: first ? 'admin' : (user.role ?? 'user') } };
+          },
+          // Decided on an instance that looked empty; another first sign-up may have looked at the same time.
+          after: async (user) => {
+            if ((user as { role?: string | null }).role === 'admin') await keepOneFirstAdmin(db, database.dialect, user.id);
           },
         },
         update: {

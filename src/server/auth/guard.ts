@@ -1,7 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { forbidden } from '../http/errors.js';
-import { isForeignOrigin, resolveActor, type Actor } from './actor.js';
+import type { Actor } from './actor.js';
+import { identify } from './identify.js';
+import { isSafeMethod } from './origin.js';
 
 /** Declares `request.actor`; called once on the root instance. */
 export function decorateActor(app: FastifyInstance): void {
@@ -13,30 +15,33 @@ declare module 'fastify' {
     /** The caller of a `/api/data/*` route; set before anything else runs. */
     actor: Actor;
   }
+  interface FastifyContextConfig {
+    /** A read the spec sends as POST (the board list): a read-only key may call it. */
+    read?: boolean;
+  }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Whether the route only reads: by its method, or by its own `config.read` where the spec says POST. */
+export function isRead(request: FastifyRequest): boolean {
+  return isSafeMethod(request.method) || request.routeOptions.config.read === true;
+}
 
 /**
  * Guards every route registered in `app` (the `/api/data` scope): no valid
- * credential, a read-only key on a write, or a cookie write from a foreign
- * origin → 403 before the input is even read.
+ * credential or a read-only key on a write → 403 before the input is even
+ * read. (Cookie writes from a foreign origin are refused for every route by
+ * `refuseCrossSiteWrites`.)
  */
 export function guardDataRoutes(app: FastifyInstance, deps: Deps): void {
-  const baseOrigin = new URL(deps.config.baseUrl).origin;
   app.addHook('onRequest', async (request) => {
-    const actor = await resolveActor(request, deps.database.db, deps.auth);
+    const actor = await identify(request, deps);
     if (!actor) throw forbidden();
-    const write = !SAFE_METHODS.has(request.method);
-    if (write && actor.readOnly) throw forbidden('This API key is read-only');
-    if (write && actor.via === 'session' && isForeignOrigin(request, baseOrigin)) {
-      throw forbidden('Cross-site request refused');
-    }
+    if (actor.readOnly && !isRead(request)) throw forbidden('This API key is read-only');
     request.actor = actor;
   });
   // A write sent without a body is read as an empty one, so the schema names what is missing.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && !SAFE_METHODS.has(request.method)) request.body = {};
+    if (request.body === undefined && !isSafeMethod(request.method)) request.body = {};
     done();
   });
 }

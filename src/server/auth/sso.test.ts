@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../../test/databases.js';
 import { startApp } from '../../../test/harness.js';
-import { OIDC_CLIENT, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../test/oidc-provider.js';
+import { OIDC_CLIENT, idTokenFor, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../test/oidc-provider.js';
 import { hashToken } from '../features/sharing/sharing.service.js';
 import { oidcRedirectUri } from './sso.js';
 
@@ -97,7 +97,7 @@ for (const dialect of dialects) {
 
     it('links an existing account only when its address is verified on both sides', async () => {
       const bob = await app.t.signUp('Bob');
-      await app.t.db.updateTable('user').set({ email: 'bob@corp.example' }).where('id', '=', bob.id).execute();
+      await app.t.db.updateTable('user').set({ email: 'bob@corp.example', emailVerified: 0 }).where('id', '=', bob.id).execute();
 
       // Bob never verified his address here: signing in through the provider must not take the account.
       const refused = await ssoSignIn(app.base, 'links-to-bob');
@@ -110,6 +110,29 @@ for (const dialect of dialects) {
       expect((await me(app.base, linked.jar.header()))?.id).toBe(bob.id);
       const accounts = await app.t.db.selectFrom('account').select('providerId').where('userId', '=', bob.id).execute();
       expect(accounts.map((a) => a.providerId).sort()).toEqual(['credential', 'oidc']);
+    });
+
+    it('refuses a bare ID token, even a genuine one, making no account and sending no mail', async () => {
+      const accountsBefore = await app.t.db.selectFrom('user').select('id').execute();
+      const jobsBefore = await app.t.db.selectFrom('jobs').select('id').execute();
+      for (const login of ['new-unverified', 'dave-idp']) {
+        const { token, accessToken } = await idTokenFor(idp, oidcRedirectUri(app.t.config), login, 'nonce-1');
+        const res = await fetch(`${app.base}/api/auth/sign-in/social`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: app.base },
+          body: JSON.stringify({ provider: 'oidc', idToken: { token, accessToken, nonce: 'nonce-1' } }),
+        });
+        expect(res.status).toBe(403);
+        expect(((await res.json()) as { error: string }).error).toMatch(/ID token is turned off/);
+        expect(res.headers.getSetCookie().some((c) => c.includes('session_token=') && !c.includes('session_token=;'))).toBe(
+          false,
+        );
+      }
+      const emails = await app.t.db.selectFrom('user').select('email').execute();
+      expect(emails.map((u) => u.email)).not.toContain('eve@corp.example');
+      expect(emails.map((u) => u.email)).not.toContain('dave@corp.example');
+      expect(emails).toHaveLength(accountsBefore.length);
+      expect(await app.t.db.selectFrom('jobs').select('id').execute()).toHaveLength(jobsBefore.length);
     });
 
     it('never hands a verified local account to a provider identity whose address is unverified', async () => {

@@ -40,9 +40,34 @@ export function ssoPlugins(config: Config): BetterAuthPlugin[] {
       ],
     }),
   ];
+  plugins.push(noIdTokenSignIn);
   if (oidc.only) plugins.push(passwordsOff(oidc));
   return plugins;
 }
+
+/**
+ * better-auth also signs people in from a bare ID token posted to
+ * `/sign-in/social`, a path that skips the provider's page, the state and
+ * PKCE checks of the redirect flow. Nobody here needs it (the web app uses
+ * the redirect), so it is refused rather than kept safe path by path.
+ */
+const noIdTokenSignIn: BetterAuthPlugin = {
+  id: 'tavla-no-id-token',
+  hooks: {
+    before: [
+      {
+        matcher: (ctx) =>
+          ctx.path === '/sign-in/social' && (ctx.body as { idToken?: unknown } | undefined)?.idToken !== undefined,
+        handler: createAuthMiddleware(() => {
+          throw new APIError('FORBIDDEN', {
+            message:
+              'Sign-in with an ID token is turned off: start single sign-on without one and sign in on the provider’s page',
+          });
+        }),
+      },
+    ],
+  },
+};
 
 /** With OIDC_ONLY, password sign-in, sign-up and resets are refused on the server too, not only hidden. */
 function passwordsOff(oidc: OidcConfig): BetterAuthPlugin {
@@ -62,6 +87,9 @@ function passwordsOff(oidc: OidcConfig): BetterAuthPlugin {
   };
 }
 
+/** Every better-auth path where a provider's word makes or links an account: callbacks, sign-in starts, links. */
+const PROVIDER_PATHS = /^\/(callback\/|oauth2\/callback\/|sign-in\/(social|oauth2)$|link-social$|oauth2\/link$)/;
+
 /**
  * An account is made from the provider only when it vouches for
  * the address, so an IdP account claiming someone else's address cannot
@@ -70,7 +98,7 @@ function passwordsOff(oidc: OidcConfig): BetterAuthPlugin {
  * the ADMIN_* bootstrap, invitation links.)
  */
 export function refuseUnvouchedSso(user: { emailVerified?: unknown }, ctx: { path?: string } | null | undefined): void {
-  const fromProvider = ctx?.path?.startsWith('/callback/') === true;
+  const fromProvider = PROVIDER_PATHS.test(ctx?.path ?? '');
   if (fromProvider && user.emailVerified !== true) {
     // better-auth sends the person back to the sign-in page with this code.
     throw new APIError('FORBIDDEN', { code: 'email_not_verified', message: 'The provider did not confirm this e-mail address' });

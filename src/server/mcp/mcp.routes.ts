@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isForeignOrigin, resolveActor } from '../auth/actor.js';
+import type { FastifyInstance } from 'fastify';
+import { identify, presentedKey } from '../auth/identify.js';
+import { isForeignOrigin } from '../auth/origin.js';
 import type { Deps } from '../deps.js';
 
 /**
@@ -9,15 +10,6 @@ import type { Deps } from '../deps.js';
  */
 let session: Promise<typeof import('./mcp-session.js')> | undefined;
 const loadSession = () => (session ??= import('./mcp-session.js'));
-
-/** The API key of an MCP request: `Authorization: Bearer <key>` or `X-API-Key`; cookies never count here. */
-function apiKeyOf(request: FastifyRequest): string | null {
-  const auth = request.headers.authorization;
-  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim() || null;
-  const header = request.headers['x-api-key'];
-  const key = Array.isArray(header) ? header[0] : header;
-  return key || null;
-}
 
 /**
  * An MCP server (Streamable HTTP, stateless: every request stands alone, so
@@ -36,19 +28,20 @@ export function registerMcp(app: FastifyInstance, deps: Deps): void {
         'MCP server (Streamable HTTP, JSON-RPC) for AI agents: Authorization: Bearer <API key> or X-API-Key; tools list_boards, get_board, search_cards, get_card, create_card, update_card, move_card, archive_card, claim_card, add_comment, create_area, set_labels, assign, list_notifications, mark_notifications_read',
     },
     async handler(request, reply) {
-      // A browser page elsewhere must not drive the agent endpoint (DNS rebinding, forged requests).
-      if (request.headers.origin !== undefined && isForeignOrigin(request, baseOrigin)) {
+      // A browser page elsewhere must not drive the agent endpoint (DNS rebinding, forged requests);
+      // MCP clients send no Origin, so only BASE_URL's own passes.
+      if (isForeignOrigin(request, baseOrigin)) {
         return reply.status(403).send({ error: 'Cross-site request refused' });
       }
-      const key = apiKeyOf(request);
+      // The key goes on to the tools, which call the HTTP API with it.
+      const key = presentedKey(request, { bearer: true });
       if (!key) {
         return reply
           .status(401)
           .header('www-authenticate', 'Bearer')
           .send({ error: 'An API key is required: Authorization: Bearer <key> or X-API-Key' });
       }
-      request.headers['x-api-key'] = key;
-      const actor = await resolveActor(request, deps.database.db, deps.auth);
+      const actor = await identify(request, deps, { accept: 'key' });
       if (!actor) return reply.status(401).header('www-authenticate', 'Bearer').send({ error: 'Invalid API key' });
 
       const { serveMcp } = await loadSession();

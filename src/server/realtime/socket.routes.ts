@@ -2,7 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import { CLOSE_CREDENTIAL_ENDED, type ClientMessage, type ServerMessage } from '../../shared/events.js';
-import { credentialValidUntil, isForeignOrigin, resolveActor, type Actor, type Credential } from '../auth/actor.js';
+import { credentialValidUntil, type Actor, type Credential } from '../auth/actor.js';
+import { identify } from '../auth/identify.js';
 import type { Db } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import { isId } from '../../shared/api/common.js';
@@ -86,17 +87,13 @@ function watchCredential(db: Db, credential: Credential, close: (reason: string)
  */
 export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub, options: RealtimeOptions): Promise<void> {
   await app.register(websocket, { options: { maxPayload: MAX_FRAME_BYTES } });
-  const baseOrigin = new URL(deps.config.baseUrl).origin;
-
   app.route({
     method: 'GET',
     url: '/api/realtime',
     schema: { hide: true },
     onRequest: async (request) => {
-      // Opening a socket is not use of the session: only requests extend it.
-      const actor = await resolveActor(request, deps.database.db, deps.auth, { refreshSession: false });
+      const actor = await identify(request, deps, { socket: true });
       if (!actor) throw forbidden();
-      if (actor.via === 'session' && isForeignOrigin(request, baseOrigin)) throw forbidden('Cross-site connection refused');
       request.actor = actor;
     },
     // After the caller is known: an account's sockets count against it, wherever they come from.

@@ -28,6 +28,13 @@ export interface Dialect {
   /** Locks the selected rows, passing over those another transaction holds (`FOR UPDATE SKIP LOCKED`), so workers claim different rows. */
   skipLocked<Q extends AnySelect>(query: Q): Q;
   /**
+   * Waits for, then holds until the transaction `trx` ends, the lock called
+   * `name`: work under one name runs one at a time across every process
+   * (PostgreSQL's transaction-level advisory lock; SQLite's transactions
+   * already run one at a time).
+   */
+  exclusive(trx: Db, name: string): Promise<void>;
+  /**
    * Which writes may share one commit (group commit, events/group-commit.ts):
    * writes with the same queue key take turns and are batched together. On
    * PostgreSQL one queue per board: boards commit in parallel on different

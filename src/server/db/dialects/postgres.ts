@@ -30,6 +30,9 @@ export const postgres: Dialect = {
 
   lockForUpdate: (query, of) => (of ? query.forUpdate(of) : query.forUpdate()) as typeof query,
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
+  exclusive: async (trx, name) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+  },
   writeQueue: (boardId) => boardId,
   // No parameters, so the simple protocol: both statements go as one message.
   savepoint: (trx, replaceLast) =>

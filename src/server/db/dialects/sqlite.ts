@@ -30,6 +30,7 @@ export const sqlite: Dialect = {
 
   lockForUpdate: (query) => query,
   skipLocked: (query) => query,
+  exclusive: () => Promise.resolve(),
   writeQueue: () => 0,
   async savepoint(trx, replaceLast) {
     if (replaceLast) await sql`release savepoint write`.execute(trx);

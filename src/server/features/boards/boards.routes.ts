@@ -15,6 +15,8 @@ export function boardRoutes(app: FastifyInstance, deps: Deps): void {
   r.post(
     '/boards',
     {
+      // A read sent as POST (the spec's shape): read-only keys may list boards.
+      config: { read: true },
       schema: {
         tags,
         summary: 'List my boards, or those shared with me',

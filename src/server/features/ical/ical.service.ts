@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { MAX_ICAL_FEEDS, type IcalFeed, type IcalFeedCreate, type IcalFeedCreated } from '../../../shared/api/ical.js';
 import { requireBoard } from '../../access/index.js';
 import { hashKey, type Actor } from '../../auth/actor.js';
+import { requireVerified } from '../../auth/identify.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
@@ -44,6 +45,7 @@ export async function createFeed(
   actor: Actor,
   input: IcalFeedCreate,
 ): Promise<IcalFeedCreated> {
+  requireVerified(actor, 'calendar feeds');
   const { db } = deps.database;
   const name = input.name.trim();
   if (name === '') throw badRequest('body/name must not be blank');

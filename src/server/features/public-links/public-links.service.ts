@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PublicBoard, PublicLinkState } from '../../../shared/api/public-links.js';
 import type { Actor } from '../../auth/actor.js';
+import { requireVerified } from '../../auth/identify.js';
 import { requireBoard } from '../../access/index.js';
 import { unarchivedBoard } from '../cards/guards.js';
 import type { Db } from '../../db/database.js';
@@ -33,6 +34,7 @@ export async function readPublicLink(deps: ServiceDeps, actor: Actor, boardId: n
  * whoever needs it again makes a new one.
  */
 export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
+  requireVerified(actor, 'public links');
   const { db } = deps.database;
   const token = randomBytes(32).toString('hex');
   const createdAt = nowIso();

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromNodeHeaders } from 'better-auth/node';
 import { ErrorBody } from '../../../shared/api/common.js';
 import { InvitationInfo } from '../../../shared/api/sharing.js';
+import { identify } from '../../auth/identify.js';
 import type { Deps } from '../../deps.js';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import { joinByInvitation, readInvitation } from './invitations.js';
@@ -53,17 +53,10 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
     async (request, reply) => {
       const { token } = request.params;
       const invitation = await readInvitation(deps, token);
-      const session = await deps.auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-      if (session) {
-        const actor = {
-          id: session.user.id,
-          name: session.user.name,
-          image: session.user.image ?? null,
-          role: 'user',
-          via: 'session' as const,
-          readOnly: false,
-        };
-        return { boardId: await joinByInvitation(deps, token, { ...actor, email: session.user.email }) };
+      // Only a signed-in person joins as themselves: an API key cannot accept an invitation.
+      const caller = await identify(request, deps, { accept: 'session' });
+      if (caller?.email !== undefined) {
+        return { boardId: await joinByInvitation(deps, token, { ...caller, email: caller.email }) };
       }
 
       // With OIDC_ONLY nobody gets a password: the invitee signs in through the provider and opens the link again.

@@ -4,6 +4,7 @@ import { nowIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
 import { recordEvents } from '../../events/board-write.js';
 import { HttpError, notFound } from '../../http/errors.js';
+import { endStandingAccess } from '../reclaim/reclaim.service.js';
 import * as repo from './sharing.repository.js';
 import { hashToken } from './sharing.service.js';
 
@@ -22,17 +23,18 @@ export async function readInvitation(deps: Pick<Deps, 'database'>, token: string
  * board with the invited permission, and viewers and the account's dashboard hear of it.
  */
 export async function joinByInvitation(
-  deps: Pick<Deps, 'database' | 'bus'>,
+  deps: Pick<Deps, 'database' | 'bus' | 'log'>,
   token: string,
   account: Actor & { email: string },
 ): Promise<number> {
   const { db, dialect } = deps.database;
+  let reclaimed = false;
   const { boardId, events } = await db.transaction().execute(async (trx) => {
     const invite = await repo.claimInvitation(trx, hashToken(token), nowIso());
     if (!invite) throw invalid();
     if (invite.email !== account.email.toLowerCase()) throw new HttpError(403, 'This invitation was sent to another address');
     // The link came by mail to this address: whoever holds it, signed in to it, receives that mail.
-    await repo.markMailVerified(trx, dialect, account.id);
+    reclaimed = await repo.markMailVerified(trx, dialect, account.id);
     const board = await repo.lockBoard(trx, dialect, invite.boardId);
     if (!board || board.archivedAt !== null) throw invalid();
     if (board.ownerId === account.id) return { boardId: board.id, events: [] };
@@ -55,5 +57,7 @@ export async function joinByInvitation(
     };
   });
   deps.bus.publish(events);
+  // The first confirmation of the address, like the mailed link's: what a squatter handed out ends.
+  if (reclaimed) await endStandingAccess(deps, account.id);
   return boardId;
 }

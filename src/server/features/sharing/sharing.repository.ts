@@ -207,8 +207,15 @@ export function claimInvitation(db: Db, tokenHash: string, now: string) {
     .executeTakeFirst();
 }
 
-export async function markMailVerified(db: Db, dialect: Dialect, userId: string): Promise<void> {
-  await db.updateTable('user').set({ emailVerified: dialect.true }).where('id', '=', userId).execute();
+/** Answers whether the address was unconfirmed until now. */
+export async function markMailVerified(db: Db, dialect: Dialect, userId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('user')
+    .set({ emailVerified: dialect.true })
+    .where('id', '=', userId)
+    .where('emailVerified', '<>', dialect.true)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** The board, its row locked on PostgreSQL until the transaction ends. */

@@ -50,7 +50,7 @@ eachDialect('invitations by address and verified addresses', (t) => {
   };
 
   it('a sign-up is sent a verification mail; following its link verifies the address and lands on the app', async () => {
-    const user = await t.signUp('Vera');
+    const user = await t.signUp('Vera', { verified: false });
     expect(await isVerified(user)).toBe(false);
     const [mail] = await mailsTo(t, user.email);
     expect(mail!.subject).toBe('Confirm your e-mail address');
@@ -64,7 +64,7 @@ eachDialect('invitations by address and verified addresses', (t) => {
   });
 
   it('sends the mail again on request, to the signed-in account only; the first link still works later', async () => {
-    const user = await t.signUp('Later');
+    const user = await t.signUp('Later', { verified: false });
     const send = (cookie: string, email: string) =>
       t.app.inject({
         method: 'POST',
@@ -76,7 +76,7 @@ eachDialect('invitations by address and verified addresses', (t) => {
     expect((await send(user.cookie, user.email)).statusCode).toBe(200);
     expect((await mailsTo(t, user.email)).filter((m) => verifyLink(m.text))).toHaveLength(2);
     // Not for someone else's address.
-    const other = await t.signUp('Other');
+    const other = await t.signUp('Other', { verified: false });
     expect((await send(user.cookie, other.email)).statusCode).toBe(400);
     expect((await mailsTo(t, other.email)).filter((m) => verifyLink(m.text))).toHaveLength(1);
 
@@ -90,8 +90,8 @@ eachDialect('invitations by address and verified addresses', (t) => {
   it('an unverified account gets no access by an address invitation, only the link; the answer is the same', async () => {
     const owner = await t.signUp('Owner');
     const board = await t.createBoard(owner, { name: 'Payroll' });
-    const squatter = await t.signUp('Squatter');
-    const colleague = await t.signUp('Colleague');
+    const squatter = await t.signUp('Squatter', { verified: false });
+    const colleague = await t.signUp('Colleague', { verified: false });
     await verifyByMail(colleague);
     const nobody = `nobody-${t.dialect}-${Date.now()}@example.test`;
 
@@ -129,7 +129,7 @@ eachDialect('invitations by address and verified addresses', (t) => {
   it('the link, used signed in to the address, joins the board and verifies the address; later invitations apply at once', async () => {
     const owner = await t.signUp('Owner');
     const board = await t.createBoard(owner, { name: 'First' });
-    const late = await t.signUp('Late');
+    const late = await t.signUp('Late', { verified: false });
     expect((await invite(owner, { boardId: board.id, mail: late.email, permission: 'read' })).statusCode).toBe(200);
     const token = inviteLink((await mailsTo(t, late.email.toLowerCase())).find((m) => inviteLink(m.text))!.text)!;
 
@@ -144,7 +144,7 @@ eachDialect('invitations by address and verified addresses', (t) => {
     expect(await membership(board.id, late.id)).toEqual([{ permission: 'read' }]);
 
     // Without the verification mail: the link alone proves the address.
-    const other = await t.signUp('Other');
+    const other = await t.signUp('Other', { verified: false });
     expect((await invite(owner, { boardId: board.id, mail: other.email, permission: 'edit' })).statusCode).toBe(200);
     const otherToken = inviteLink((await mailsTo(t, other.email.toLowerCase())).find((m) => inviteLink(m.text))!.text)!;
     expect((await accept(otherToken, other.cookie)).statusCode).toBe(200);

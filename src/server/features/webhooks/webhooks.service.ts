@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../auth/actor.js';
+import { requireVerified } from '../../auth/identify.js';
 import { missing, requireBoard, type Subject } from '../../access/index.js';
 import { toIso } from '../../db/dialect.js';
 import type { Db } from '../../db/database.js';
@@ -53,6 +54,7 @@ async function ownedWebhook(db: Db, deps: ServiceDeps, actor: Actor, id: number,
  * every delivery is signed with it (HMAC), which needs the secret itself.
  */
 export async function createWebhook(deps: ServiceDeps, actor: Actor, input: WebhookCreate): Promise<WebhookWithSecret> {
+  requireVerified(actor, 'webhooks');
   const { db } = deps.database;
   const url = parseWebhookUrl(input.url);
   await requireBoard(db, actor, input.boardId, 'owner');

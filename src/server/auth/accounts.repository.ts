@@ -1,0 +1,25 @@
+import type { Db } from '../db/database.js';
+import type { Dialect } from '../db/dialects/index.js';
+
+export async function anyAccountExists(db: Db): Promise<boolean> {
+  return (await db.selectFrom('user').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Two first sign-ups at once both saw an empty instance and both came in as
+ * administrators: one at a time (across processes), each such account steps
+ * down when another administrator already exists, so exactly one stays.
+ */
+export async function keepOneFirstAdmin(db: Db, dialect: Dialect, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await dialect.exclusive(trx, 'tavla:first-admin');
+    const other = await trx
+      .selectFrom('user')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('id', '<>', userId)
+      .limit(1)
+      .executeTakeFirst();
+    if (other) await trx.updateTable('user').set({ role: 'user' }).where('id', '=', userId).execute();
+  });
+}
