@@ -44,7 +44,7 @@ export default tseslint.config(
  * Each rule names the boundary in its message, so a failing lint says which way to go.
  */
 function boundaries() {
-  const tests = ['**/*.test.ts', 'test/**', 'bench/**', 'e2e/**'];
+  const tests = ['**/*.test.ts', '**/*.test.tsx', 'test/**', 'bench/**', 'e2e/**'];
   const queryHomes = ['**/*.repository.ts', 'src/server/db/**', 'src/server/access/**'];
   const core = ['events', 'realtime', 'db', 'http', 'jobs'].map((dir) => `src/server/${dir}/**`);
   const routes = ['src/server/**/*.routes.ts'];
@@ -62,16 +62,35 @@ function boundaries() {
     'src/server/features/exports/**', // being split into new folders
     'src/server/features/notifications/**', // notifications work
   ];
+  /** Files that may still build queries while their owners finish; every other rule holds for them. */
+  const queryAllowList = [
+    'src/server/events/board-write.ts', // idempotency work (transaction and commit handling)
+  ];
 
-  const queryMessage = 'Only *.repository.ts, src/server/db/** and src/server/access/** build queries: move this into a repository.';
-  const queryBuilders = ['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'with', 'withRecursive'];
+  const queryMessage =
+    'Only *.repository.ts, src/server/db/** and src/server/access/** build queries: move this into a repository.';
+  const queryBuilders = [
+    'selectFrom',
+    'selectNoFrom',
+    'insertInto',
+    'replaceInto',
+    'updateTable',
+    'deleteFrom',
+    'mergeInto',
+    'with',
+    'withRecursive',
+  ];
   const building = [
     ...queryBuilders.map((name) => ({
       selector: `CallExpression > MemberExpression.callee[property.name='${name}']`,
       message: queryMessage,
     })),
-    // Kysely's `sql` template: raw SQL is query building too, however it is imported.
+    // Kysely's `sql` template and hand-compiled queries: raw SQL is query building too.
     { selector: "ImportDeclaration[source.value='kysely'] ImportSpecifier[imported.name='sql']", message: queryMessage },
+    {
+      selector: "ImportDeclaration[source.value='kysely'] ImportSpecifier[imported.name='CompiledQuery']",
+      message: queryMessage,
+    },
     { selector: "ImportDeclaration[source.value='kysely'] ImportNamespaceSpecifier", message: queryMessage },
   ];
 
@@ -92,7 +111,7 @@ function boundaries() {
   return [
     {
       files: ['src/**/*.ts'],
-      ignores: [...queryHomes, ...tests, ...allowList],
+      ignores: [...queryHomes, ...tests, ...allowList, ...queryAllowList],
       rules: { 'no-restricted-syntax': ['error', ...building] },
     },
     // no-restricted-imports takes the last matching block's options, so a file under two rules gets a block with both.

@@ -46,3 +46,31 @@ export async function memberIds(db: Db, board: Pick<BoardRow, 'id' | 'ownerId'>)
 export function boardVersions(db: Db, boardIds: number[]): Promise<Array<{ id: number; version: number }>> {
   return db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boardIds).execute();
 }
+
+/** The stored files of a board: its cards' attachments and its pictures. */
+export async function storedNamesOfBoard(db: Db, boardId: number): Promise<Array<string | null>> {
+  const files = await db
+    .selectFrom('attachments')
+    .innerJoin('cards', 'cards.id', 'attachments.cardId')
+    .select('attachments.storedName')
+    .where('cards.boardId', '=', boardId)
+    .union(db.selectFrom('images').select('storedName').where('boardId', '=', boardId))
+    .execute();
+  return files.map((f) => f.storedName);
+}
+
+export async function ownedBoardIds(db: Db, userId: string): Promise<number[]> {
+  const owned = await db.selectFrom('boards').select('id').where('ownerId', '=', userId).execute();
+  return owned.map((b) => b.id);
+}
+
+/** The boards an account is on: those it owns and those it joined. */
+export async function boardIdsOfAccount(db: Db, userId: string): Promise<number[]> {
+  const boards = await db
+    .selectFrom('boards')
+    .select('id')
+    .where('ownerId', '=', userId)
+    .union(db.selectFrom('board_members').select('boardId as id').where('userId', '=', userId))
+    .execute();
+  return boards.map((b) => b.id);
+}

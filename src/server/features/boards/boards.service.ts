@@ -100,18 +100,7 @@ export async function removeBoard(
   deps: Pick<Deps, 'config' | 'database'>,
 ): Promise<void> {
   const { trx, board } = scope;
-  const files = await trx
-    .selectFrom('attachments')
-    .innerJoin('cards', 'cards.id', 'attachments.cardId')
-    .select('attachments.storedName')
-    .where('cards.boardId', '=', board.id)
-    .union(trx.selectFrom('images').select('storedName').where('boardId', '=', board.id))
-    .execute();
-  discardAfterCommit(
-    scope.afterCommit,
-    deps,
-    files.map((f) => f.storedName),
-  );
+  discardAfterCommit(scope.afterCommit, deps, await repo.storedNamesOfBoard(trx, board.id));
   const memberIds = await repo.memberIds(trx, board);
   await repo.deleteBoard(trx, board.id);
   scope.emit('board.deleted', { boardId: board.id, memberIds });

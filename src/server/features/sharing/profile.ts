@@ -1,6 +1,7 @@
 import { accountChanged } from '../../access/read-caches.js';
 import type { ServiceDeps } from '../../deps.js';
 import { systemWrite } from '../../events/board-write.js';
+import { boardIdsOfAccount } from '../boards/boards.repository.js';
 
 /**
  * A changed name or picture is a change to every board the account is on:
@@ -13,15 +14,8 @@ export async function announceProfile(
 ): Promise<void> {
   // Its keys' cached actors carry the old name, picture and role.
   await accountChanged(deps.database, user.id);
-  const { db } = deps.database;
-  const boards = await db
-    .selectFrom('boards')
-    .select('id')
-    .where('ownerId', '=', user.id)
-    .union(db.selectFrom('board_members').select('boardId as id').where('userId', '=', user.id))
-    .execute();
   const person = { id: user.id, name: user.name, image: user.image ?? null };
-  for (const { id } of boards) {
+  for (const id of await boardIdsOfAccount(deps.database.db, user.id)) {
     await systemWrite(deps, id, (scope) => {
       scope.emit('person.updated', { person });
       return Promise.resolve();
