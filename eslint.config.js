@@ -43,7 +43,7 @@ export default tseslint.config(
  * Boundaries as code (DESIGN.md): who may build queries and who may import whom.
  * Each rule names the boundary in its message, so a failing lint says which way to go.
  */
-function boundaries() {
+export function boundaries() {
   const tests = ['**/*.test.ts', '**/*.test.tsx', 'test/**', 'bench/**', 'e2e/**'];
   const queryHomes = ['**/*.repository.ts', 'src/server/db/**', 'src/server/access/**'];
   const core = ['events', 'realtime', 'db', 'http', 'jobs'].map((dir) => `src/server/${dir}/**`);
