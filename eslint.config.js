@@ -25,6 +25,7 @@ export default tseslint.config(
       parserOptions: { projectService: false, project: ['./tsconfig.web.json'], tsconfigRootDir: import.meta.dirname },
     },
   },
+  ...boundaries(),
   {
     // access/ has one face, its index: level.ts, policy.ts and audience.ts are its inside.
     files: ['src/server/**/*.ts'],
@@ -60,3 +61,90 @@ export default tseslint.config(
     },
   },
 );
+
+/*
+ * Boundaries as code (DESIGN.md): who may build queries and who may import whom.
+ * Each rule names the boundary in its message, so a failing lint says which way to go.
+ */
+export function boundaries() {
+  const tests = ['**/*.test.ts', '**/*.test.tsx', 'test/**', 'bench/**', 'e2e/**'];
+  const queryHomes = ['**/*.repository.ts', 'src/server/db/**', 'src/server/access/**'];
+  const core = ['events', 'realtime', 'db', 'http', 'jobs'].map((dir) => `src/server/${dir}/**`);
+  const routes = ['src/server/**/*.routes.ts'];
+
+  /*
+   * Files other engineers are changing right now. The lead empties this list after merging
+   * their branches; do not add to it.
+   */
+  const allowList = [
+    'src/server/auth/**', // identity work
+    'src/server/http/idempotency.ts', // idempotency work
+    'src/server/events/group-commit.ts', // idempotency work (transaction and commit handling)
+    'src/server/realtime/pg-listener.ts', // revocation work
+    'src/server/features/sharing/invite-limits.ts', // limits work
+    'src/server/features/exports/**', // being split into new folders
+    'src/server/features/notifications/**', // notifications work
+  ];
+  /** Files that may still build queries while their owners finish; every other rule holds for them. */
+  const queryAllowList = [
+    'src/server/events/board-write.ts', // idempotency work (transaction and commit handling)
+  ];
+
+  const queryMessage =
+    'Only *.repository.ts, src/server/db/** and src/server/access/** build queries: move this into a repository.';
+  const queryBuilders = [
+    'selectFrom',
+    'selectNoFrom',
+    'insertInto',
+    'replaceInto',
+    'updateTable',
+    'deleteFrom',
+    'mergeInto',
+    'with',
+    'withRecursive',
+  ];
+  const building = [
+    ...queryBuilders.map((name) => ({
+      selector: `CallExpression > MemberExpression.callee[property.name='${name}']`,
+      message: queryMessage,
+    })),
+    // Kysely's `sql` template and hand-compiled queries: raw SQL is query building too.
+    { selector: "ImportDeclaration[source.value='kysely'] ImportSpecifier[imported.name='sql']", message: queryMessage },
+    {
+      selector: "ImportDeclaration[source.value='kysely'] ImportSpecifier[imported.name='CompiledQuery']",
+      message: queryMessage,
+    },
+    { selector: "ImportDeclaration[source.value='kysely'] ImportNamespaceSpecifier", message: queryMessage },
+  ];
+
+  const repositories = {
+    regex: '\\.repository(\\.[jt]s)?$',
+    message: 'Routes never import repositories: call the feature service, which owns the authorization and the write.',
+  };
+  const features = {
+    regex: '(^|/)features/',
+    message: 'Core (events, realtime, db, http, jobs) never imports features: expose a hook the feature registers in app.ts.',
+  };
+  const server = {
+    regex: '(^|/)server(/|$)',
+    message: 'The web app never imports server code: shared shapes live in src/shared.',
+  };
+  const restrict = (...patterns) => ['error', { patterns }];
+
+  return [
+    {
+      files: ['src/**/*.ts'],
+      ignores: [...queryHomes, ...tests, ...allowList, ...queryAllowList],
+      rules: { 'no-restricted-syntax': ['error', ...building] },
+    },
+    // no-restricted-imports takes the last matching block's options, so a file under two rules gets a block with both.
+    { files: routes, ignores: [...tests, ...allowList], rules: { 'no-restricted-imports': restrict(repositories) } },
+    { files: core, ignores: [...tests, ...allowList], rules: { 'no-restricted-imports': restrict(features) } },
+    {
+      files: core.map((glob) => `${glob}/*.routes.ts`),
+      ignores: [...tests, ...allowList],
+      rules: { 'no-restricted-imports': restrict(features, repositories) },
+    },
+    { files: ['src/web/**'], ignores: tests, rules: { 'no-restricted-imports': restrict(server) } },
+  ];
+}

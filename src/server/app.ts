@@ -47,6 +47,8 @@ import { registerNotificationJobs } from './features/notifications/jobs.js';
 import { registerSharingJobs } from './features/sharing/jobs.js';
 import { registerWebhookJobs } from './features/webhooks/jobs.js';
 import { Limits } from './limits/limits.js';
+import { webhookDeliveriesOnWrite } from './features/webhooks/queue.js';
+import { onEventsStored } from './events/board-write.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
@@ -113,6 +115,7 @@ export async function buildApp({
     await stopInvalidation();
     readCaches.stop();
   });
+  onEventsStored(webhookDeliveriesOnWrite);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
   for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {

@@ -1,3 +1,4 @@
+import type { Compilable, RawBuilder } from 'kysely';
 import type { Actor } from '../auth/actor.js';
 import { boardAudience, requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -5,15 +6,31 @@ import { nowIso } from '../db/dialect.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { unarchivedBoard } from '../features/cards/guards.js';
+import { unarchivedBoard } from '../access/archived.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
-import { queueWebhookDeliveries } from '../features/webhooks/queue.js';
-import { activeWebhooksOfBoard, parseActiveWebhooks } from '../features/webhooks/webhooks.repository.js';
 import { ahead } from '../db/ahead.js';
 import { announce as notifyAll, BOARD_VERSIONS } from '../db/channels.js';
 import { hotQuery } from '../db/hot-query.js';
 import { GroupCommit, type Queued } from './group-commit.js';
 import { currentWriteRecord, type WriteRecord } from './write-record.js';
+
+/**
+ * A feature's part in storing a batch's events, inside their transaction
+ * (webhook deliveries, set by app.ts): `read` is one more column of the
+ * version bump, so it is read under the board's lock without a statement of
+ * its own; `store` gets its value with the stored events.
+ */
+export interface EventsStoredHook {
+  read: (dialect: Dialect) => RawBuilder<string>;
+  store: (trx: Db, boardId: number, events: readonly BoardEvent[], read: string) => Promise<void>;
+}
+
+let eventsStored: EventsStoredHook | undefined;
+
+/** Set once, before the first write: the version bump's SQL is built once per database with the hook's column. */
+export function onEventsStored(hook: EventsStoredHook): void {
+  eventsStored = hook;
+}
 
 export interface WriteScope {
   trx: Db;
@@ -294,8 +311,9 @@ function recordFor():
 
 /**
  * Stores a batch's events of one board: one notification to the other
- * processes, one version bump (which also reads the board's webhooks), one
- * insert, and deliveries only if a webhook wants them.
+ * processes, one version bump (which also reads the events-stored hook's
+ * column: the board's webhooks), one insert, and the hook's work (deliveries,
+ * only if a webhook wants them).
  */
 async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
   const last = events[events.length - 1]!.version;
@@ -307,17 +325,17 @@ async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent
     throw new Error(`board ${boardId} is at version ${bumped[0].version}, its events end at ${last}`);
   }
   // A board removed within the batch keeps no event rows; viewers still hear of it.
-  if (bumped[0]) await insertEvents(trx, boardId, events, bumped[0].webhooks);
+  if (bumped[0]) await insertEvents(trx, boardId, events, bumped[0].hooked);
 }
 
-/** Raises the board's version; answers the new one and the board's active webhooks (under the board's lock). */
-const bumpVersion = hotQuery((db: Db, by: number, boardId: number) =>
-  db
+/** Raises the board's version; answers the new one and the events-stored hook's column (under the board's lock). */
+const bumpVersion = hotQuery((db: Db, by: number, boardId: number): Compilable<{ version: number; hooked?: string }> => {
+  const bump = db
     .updateTable('boards')
     .set((eb) => ({ version: eb('version', '+', by) }))
-    .where('id', '=', boardId)
-    .returning(['version', activeWebhooksOfBoard(dialectOf(db)).as('webhooks')]),
-);
+    .where('id', '=', boardId);
+  return eventsStored ? bump.returning(['version', eventsStored.read(dialectOf(db)).as('hooked')]) : bump.returning('version');
+});
 
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
@@ -331,7 +349,7 @@ async function announce(trx: Db, boardId: number, version: number, events: reado
   );
 }
 
-async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], webhooks: string): Promise<void> {
+async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], hooked: string | undefined): Promise<void> {
   await trx
     .insertInto('board_events')
     .values(
@@ -347,7 +365,7 @@ async function insertEvents(trx: Db, boardId: number, events: readonly BoardEven
     // Ahead of the next statement (the deliveries, or the COMMIT), whose answer carries its error (a torn history's duplicate version).
     .modifyEnd(ahead)
     .execute();
-  await queueWebhookDeliveries(trx, boardId, events, parseActiveWebhooks(webhooks));
+  if (eventsStored && hooked !== undefined) await eventsStored.store(trx, boardId, events, hooked);
 }
 
 /** Raises the board's version by one per event and stores each event row (for a transaction of the caller's own). */
@@ -363,6 +381,6 @@ export async function recordEvents(
   const first = (bumped ? Number(bumped.version) : board.version + drafts.length) - drafts.length;
   const events = numbered({ id: board.id, version: first }, actor, drafts);
   await announce(trx, board.id, first + drafts.length, events);
-  if (bumped) await insertEvents(trx, board.id, events, bumped.webhooks);
+  if (bumped) await insertEvents(trx, board.id, events, bumped.hooked);
   return events;
 }

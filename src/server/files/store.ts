@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../db/database.js';
+import { referencedStoredNames } from './files.repository.js';
 
 /** The upload was larger than the limit; nothing was kept. */
 export class UploadTooLarge extends Error {
@@ -186,13 +187,7 @@ export class UploadStore {
     const referenced = new Set<string>();
     for (let i = 0; i < names.length; i += 500) {
       const chunk = names.slice(i, i + 500);
-      const rows = await db
-        .selectFrom('attachments')
-        .select('storedName')
-        .where('storedName', 'in', chunk)
-        .union(db.selectFrom('images').select('storedName').where('storedName', 'in', chunk))
-        .execute();
-      for (const row of rows) if (row.storedName !== null) referenced.add(row.storedName);
+      for (const name of await referencedStoredNames(db, chunk)) if (name !== null) referenced.add(name);
     }
     await this.remove(names.filter((n) => !referenced.has(n)));
   }

@@ -1,6 +1,7 @@
 import type { BoardEvent } from '../../shared/events.js';
 import type { Db } from '../db/database.js';
 import { toIso } from '../db/dialect.js';
+import { deleteEventsBefore, eventRows, eventsMentioning, rewriteEvent } from './event-log.repository.js';
 
 /** How long the event log keeps a board's events for viewers to resume from. */
 export const EVENT_RETENTION_DAYS = 7;
@@ -16,23 +17,7 @@ export const REDACTED = 'redacted';
  * redacted ones are left out (a replay that misses any reloads instead).
  */
 export async function readEvents(db: Db, boardId: number, after: number, upTo: number): Promise<BoardEvent[]> {
-  const rows = await db
-    .selectFrom('board_events')
-    .leftJoin('user', 'user.id', 'board_events.actorId')
-    .select([
-      'board_events.version',
-      'board_events.name',
-      'board_events.data',
-      'board_events.actorId',
-      'board_events.createdAt',
-      'user.name as actorName',
-    ])
-    .where('board_events.boardId', '=', boardId)
-    .where('board_events.version', '>', after)
-    .where('board_events.version', '<=', upTo)
-    .where('board_events.name', '!=', REDACTED)
-    .orderBy('board_events.version')
-    .execute();
+  const rows = await eventRows(db, boardId, after, upTo, REDACTED);
   return rows.map((row) => ({
     boardId,
     version: row.version,
@@ -69,19 +54,7 @@ export async function redactEvents(trx: Db, boardId: number, erased: Erased): Pr
   const cards = new Set(erased.cardIds ?? []);
   const comments = new Set(erased.commentIds ?? []);
   if (cards.size === 0 && comments.size === 0) return;
-  const rows = await trx
-    .selectFrom('board_events')
-    .select(['id', 'name', 'data'])
-    .where('boardId', '=', boardId)
-    .where('name', 'in', CONTENT_EVENTS)
-    // A coarse textual prefilter (data is compact JSON) spares parsing every event of a busy board; the parse below decides.
-    .where((eb) =>
-      eb.or([
-        ...[...cards, ...comments].map((id) => eb('data', 'like', `%"id":${id}%`)),
-        ...[...cards].map((id) => eb('data', 'like', `%"cardId":${id}%`)),
-      ]),
-    )
-    .execute();
+  const rows = await eventsMentioning(trx, boardId, CONTENT_EVENTS, { ids: [...cards, ...comments], cardIds: [...cards] });
   for (const row of rows) {
     const data = JSON.parse(row.data) as {
       card?: { id: number };
@@ -92,22 +65,17 @@ export async function redactEvents(trx: Db, boardId: number, erased: Erased): Pr
     if (row.name === 'area.restored') {
       const kept = (data.cards ?? []).filter((c) => !cards.has(c.id));
       if (kept.length === data.cards?.length) continue;
-      await trx
-        .updateTable('board_events')
-        .set({ data: JSON.stringify({ ...data, cards: kept }) })
-        .where('id', '=', row.id)
-        .execute();
+      await rewriteEvent(trx, row.id, { data: JSON.stringify({ ...data, cards: kept }) });
       continue;
     }
     const cardId = data.card?.id ?? data.cardId;
     const shows = (cardId !== undefined && cards.has(cardId)) || (data.comment !== undefined && comments.has(data.comment.id));
-    if (shows) await trx.updateTable('board_events').set({ name: REDACTED, data: '{}' }).where('id', '=', row.id).execute();
+    if (shows) await rewriteEvent(trx, row.id, { name: REDACTED, data: '{}' });
   }
 }
 
 /** Forgets events older than the retention window; a viewer further behind reloads the board. */
 export async function pruneEvents(db: Db, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
-  const result = await db.deleteFrom('board_events').where('createdAt', '<', cutoff).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteEventsBefore(db, cutoff);
 }

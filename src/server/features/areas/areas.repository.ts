@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
-import type { AreaRow } from '../../db/schema.js';
+import type { AreaRow, AreaTable } from '../../db/schema.js';
 
 const areaById = hotQuery((db: Db, id: number) => db.selectFrom('areas').selectAll().where('id', '=', id));
 
@@ -51,4 +51,40 @@ export async function closeGap(db: Db, area: Pick<AreaRow, 'boardId' | 'sort'>):
     .where('boardId', '=', area.boardId)
     .where('sort', '>', area.sort)
     .execute();
+}
+
+export function insertArea(db: Db, area: Insertable<AreaTable>): Promise<AreaRow> {
+  return db.insertInto('areas').values(area).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Changes an area's columns; answers the row as stored. */
+export function updateArea(db: Db, id: number, changes: Updateable<AreaTable>): Promise<AreaRow> {
+  return db.updateTable('areas').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** What removing an area takes with it: its cards, the files of their attachments and the labels they wore. */
+export async function contentsOfArea(db: Db, areaId: number) {
+  const files = await db
+    .selectFrom('attachments')
+    .innerJoin('cards', 'cards.id', 'attachments.cardId')
+    .select('attachments.storedName')
+    .where('cards.areaId', '=', areaId)
+    .execute();
+  const labels = await db
+    .selectFrom('card_labels')
+    .innerJoin('cards', 'cards.id', 'card_labels.cardId')
+    .select('card_labels.labelId')
+    .distinct()
+    .where('cards.areaId', '=', areaId)
+    .execute();
+  const cards = await db.selectFrom('cards').select('id').where('areaId', '=', areaId).execute();
+  return {
+    storedNames: files.map((f) => f.storedName),
+    labelIds: labels.map((l) => l.labelId),
+    cardIds: cards.map((c) => c.id),
+  };
+}
+
+export async function deleteAreaRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('areas').where('id', '=', id).execute();
 }

@@ -45,22 +45,13 @@ export async function saveArea(
     const now = nowIso();
     if (input.id === undefined) {
       const sort = await repo.countAreas(trx, board.id);
-      const row = await trx
-        .insertInto('areas')
-        .values({ boardId: board.id, name, sort, createdAt: now, updatedAt: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertArea(trx, { boardId: board.id, name, sort, createdAt: now, updatedAt: now });
       const area = await presentOne(trx, row);
       emit('area.created', { area });
       return area;
     }
     const existing = await writableArea(trx, board.id, input.id);
-    const row = await trx
-      .updateTable('areas')
-      .set({ name, updatedAt: now })
-      .where('id', '=', existing.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.updateArea(trx, existing.id, { name, updatedAt: now });
     const area = await presentOne(trx, row);
     emit('area.updated', { area });
     return area;
@@ -83,7 +74,7 @@ export async function deleteArea(
       return 'Area deleted permanently';
     }
     if (area.archivedAt === null) {
-      await trx.updateTable('areas').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', area.id).execute();
+      await repo.updateArea(trx, area.id, { archivedAt: nowIso(), updatedAt: nowIso() });
       emit('area.archived', { areaId: area.id });
     }
     return 'Area archived';
@@ -100,36 +91,13 @@ export async function removeArea(
   area: AreaRow,
 ): Promise<void> {
   const { trx, board, emit } = scope;
-  const files = await trx
-    .selectFrom('attachments')
-    .innerJoin('cards', 'cards.id', 'attachments.cardId')
-    .select('attachments.storedName')
-    .where('cards.areaId', '=', area.id)
-    .execute();
-  discardAfterCommit(
-    scope.afterCommit,
-    deps,
-    files.map((f) => f.storedName),
-  );
-  const labelIds = await trx
-    .selectFrom('card_labels')
-    .innerJoin('cards', 'cards.id', 'card_labels.cardId')
-    .select('card_labels.labelId')
-    .distinct()
-    .where('cards.areaId', '=', area.id)
-    .execute();
-  const cards = await trx.selectFrom('cards').select('id').where('areaId', '=', area.id).execute();
-  await trx.deleteFrom('areas').where('id', '=', area.id).execute();
-  await redactEvents(trx, board.id, { cardIds: cards.map((c) => c.id) });
+  const { storedNames, labelIds, cardIds } = await repo.contentsOfArea(trx, area.id);
+  discardAfterCommit(scope.afterCommit, deps, storedNames);
+  await repo.deleteAreaRow(trx, area.id);
+  await redactEvents(trx, board.id, { cardIds });
   await repo.closeGap(trx, area);
   emit('area.deleted', { areaId: area.id });
-  if (
-    await pruneUnusedLabels(
-      trx,
-      board.id,
-      labelIds.map((l) => l.labelId),
-    )
-  ) {
+  if (await pruneUnusedLabels(trx, board.id, labelIds)) {
     emit('labels.changed', { labels: await boardLabels(trx, board.id) });
   }
 }
@@ -150,7 +118,7 @@ export async function reorderAreas(deps: ServiceDeps, actor: Actor, boardId: num
     const byId = new Map(visible.map((a) => [a.id, a]));
     for (const [i, id] of ids.entries()) {
       const slot = slots[i]!;
-      if (byId.get(id)!.sort !== slot) await trx.updateTable('areas').set({ sort: slot }).where('id', '=', id).execute();
+      if (byId.get(id)!.sort !== slot) await repo.updateArea(trx, id, { sort: slot });
     }
     emit('areas.reordered', { areas: ids.map((id, i) => presentArea({ ...byId.get(id)!, sort: slots[i]! }, i)) });
   });

@@ -41,3 +41,47 @@ export async function insertImage(db: Db, values: Insertable<ImageTable>): Promi
 export function findImage(db: Db, storedName: string) {
   return db.selectFrom('images').selectAll().where('storedName', '=', storedName).executeTakeFirst();
 }
+
+/** The stored files of a card's attachments (links have none). */
+export function storedNamesOfCard(db: Db, cardId: number) {
+  return db.selectFrom('attachments').select('storedName').where('cardId', '=', cardId).execute();
+}
+
+/** A card's attachments that have a stored file, in the order they were added. */
+export function storedAttachmentsOfCard(db: Db, cardId: number) {
+  return db
+    .selectFrom('attachments')
+    .select(['id', 'storedName'])
+    .where('cardId', '=', cardId)
+    .where('storedName', 'is not', null)
+    .orderBy('id')
+    .execute();
+}
+
+/** All of a card's attachments, in the order they were added. */
+export function attachmentsOfCard(db: Db, cardId: number) {
+  return db.selectFrom('attachments').selectAll().where('cardId', '=', cardId).orderBy('id').execute();
+}
+
+/** A copy of an attachment on another card: a stored one with its copied file, a link as it is. */
+export async function copyAttachment(
+  db: Db,
+  cardId: number,
+  a: { filename: string; filetype: string; filesize: number; url: string | null; userId: string | null },
+  storedName: string | null,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('attachments')
+    .values({
+      cardId,
+      filename: a.filename,
+      filetype: a.filetype,
+      filesize: a.filesize,
+      storedName,
+      url: storedName === null ? a.url : null,
+      userId: a.userId,
+      createdAt: now,
+    })
+    .execute();
+}

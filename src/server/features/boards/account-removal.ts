@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { systemWrite } from '../../events/board-write.js';
 import { removeBoard } from './boards.service.js';
+import { ownedBoardIds } from './boards.repository.js';
 
 /**
  * An account about to be deleted: each board it owns goes the way of a
@@ -8,6 +9,6 @@ import { removeBoard } from './boards.service.js';
  * and a `board.deleted` to whoever is looking), before the account's row goes.
  */
 export async function removeOwnedBoards(deps: Pick<Deps, 'database' | 'bus' | 'log' | 'config'>, userId: string): Promise<void> {
-  const owned = await deps.database.db.selectFrom('boards').select('id').where('ownerId', '=', userId).execute();
-  for (const { id } of owned) await systemWrite(deps, id, (scope) => removeBoard(scope, deps));
+  for (const id of await ownedBoardIds(deps.database.db, userId))
+    await systemWrite(deps, id, (scope) => removeBoard(scope, deps));
 }

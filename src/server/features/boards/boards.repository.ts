@@ -40,3 +40,20 @@ export async function deleteBoard(db: Db, id: number): Promise<void> {
 export function boardVersions(db: Db, boardIds: number[]): Promise<Array<{ id: number; version: number }>> {
   return db.selectFrom('boards').select(['id', 'version']).where('id', 'in', boardIds).execute();
 }
+
+/** The stored files of a board: its cards' attachments and its pictures. */
+export async function storedNamesOfBoard(db: Db, boardId: number): Promise<Array<string | null>> {
+  const files = await db
+    .selectFrom('attachments')
+    .innerJoin('cards', 'cards.id', 'attachments.cardId')
+    .select('attachments.storedName')
+    .where('cards.boardId', '=', boardId)
+    .union(db.selectFrom('images').select('storedName').where('boardId', '=', boardId))
+    .execute();
+  return files.map((f) => f.storedName);
+}
+
+export async function ownedBoardIds(db: Db, userId: string): Promise<number[]> {
+  const owned = await db.selectFrom('boards').select('id').where('ownerId', '=', userId).execute();
+  return owned.map((b) => b.id);
+}

@@ -100,18 +100,7 @@ export async function removeBoard(
   deps: Pick<Deps, 'config' | 'database'>,
 ): Promise<void> {
   const { trx, board } = scope;
-  const files = await trx
-    .selectFrom('attachments')
-    .innerJoin('cards', 'cards.id', 'attachments.cardId')
-    .select('attachments.storedName')
-    .where('cards.boardId', '=', board.id)
-    .union(trx.selectFrom('images').select('storedName').where('boardId', '=', board.id))
-    .execute();
-  discardAfterCommit(
-    scope.afterCommit,
-    deps,
-    files.map((f) => f.storedName),
-  );
+  discardAfterCommit(scope.afterCommit, deps, await repo.storedNamesOfBoard(trx, board.id));
   // Whose dashboards show the board: the owner and the members.
   const memberIds = await boardAudience(trx, board.id);
   await repo.deleteBoard(trx, board.id);

@@ -1,5 +1,5 @@
-import { keyAfterLast, placementColumns, type Placement } from './ordering.js';
-import { sql, type Insertable } from 'kysely';
+import { keyAfterLast, placementColumns, type Placement } from './ordering.repository.js';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
 import type { CardRow, CardTable } from '../../db/schema.js';
@@ -225,4 +225,44 @@ export async function createFacts(
       visible: Number(row.visible),
     }
   );
+}
+
+/** Changes a card's columns (and its `updatedAt`); answers the row as stored. */
+export function updateCard(db: Db, id: number, changes: Updateable<CardTable>, now: string): Promise<CardRow> {
+  return db
+    .updateTable('cards')
+    .set({ ...changes, updatedAt: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function addAssignees(db: Db, cardId: number, userIds: readonly string[], now: string): Promise<void> {
+  await db
+    .insertInto('card_assignees')
+    .values(userIds.map((userId) => ({ cardId, userId, createdAt: now })))
+    .execute();
+}
+
+export async function removeAssignees(db: Db, cardId: number, userIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('card_assignees').where('cardId', '=', cardId).where('userId', 'in', userIds).execute();
+}
+
+/** Replaces a card's reminders with these (distinct, in order). */
+export async function replaceReminders(db: Db, cardId: number, minutes: readonly number[]): Promise<void> {
+  await db.deleteFrom('card_reminders').where('cardId', '=', cardId).execute();
+  if (minutes.length > 0)
+    await db
+      .insertInto('card_reminders')
+      .values(minutes.map((minutesBefore) => ({ cardId, minutesBefore })))
+      .execute();
+}
+
+export async function labelIdsOfCard(db: Db, cardId: number): Promise<number[]> {
+  const rows = await db.selectFrom('card_labels').select('labelId').where('cardId', '=', cardId).execute();
+  return rows.map((r) => r.labelId);
+}
+
+export async function deleteCardRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('cards').where('id', '=', id).execute();
 }

@@ -20,8 +20,9 @@ import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
 import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
+import { storedNamesOfCard } from '../attachments/attachments.repository.js';
 import { assigneesOf } from '../notifications/notifications.repository.js';
-import { bottomKey, placeWith, quickMove, type QuickMove } from './ordering.js';
+import { bottomKey, placeWith, quickMove, type QuickMove } from './ordering.repository.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
@@ -219,12 +220,7 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
 
     const completed = card.status === 0 && changes.status === 1 && rhythm !== null;
     if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
-    const row = await trx
-      .updateTable('cards')
-      .set({ ...changes, updatedAt: nowIso() })
-      .where('id', '=', card.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.updateCard(trx, card.id, changes, nowIso());
     const updated = await loadCard(trx, row);
     emit('card.updated', { card: updated });
     if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
@@ -283,26 +279,18 @@ async function setAssignees(
   if (outsider !== undefined) throw badRequest('body: assignees must be people with access to the board');
   const current = await assigneesOf(db, cardId);
   const removed = current.filter((id) => !wanted.includes(id));
-  if (removed.length > 0)
-    await db.deleteFrom('card_assignees').where('cardId', '=', cardId).where('userId', 'in', removed).execute();
+  if (removed.length > 0) await repo.removeAssignees(db, cardId, removed);
   const added = wanted.filter((id) => !current.includes(id));
-  const now = nowIso();
-  if (added.length > 0)
-    await db
-      .insertInto('card_assignees')
-      .values(added.map((userId) => ({ cardId, userId, createdAt: now })))
-      .execute();
+  if (added.length > 0) await repo.addAssignees(db, cardId, added, nowIso());
   return { added, removed };
 }
 
 async function setReminders(db: Db, cardId: number, minutes: number[]): Promise<void> {
-  await db.deleteFrom('card_reminders').where('cardId', '=', cardId).execute();
-  const distinct = [...new Set(minutes)].sort((a, b) => a - b);
-  if (distinct.length > 0)
-    await db
-      .insertInto('card_reminders')
-      .values(distinct.map((minutesBefore) => ({ cardId, minutesBefore })))
-      .execute();
+  await repo.replaceReminders(
+    db,
+    cardId,
+    [...new Set(minutes)].sort((a, b) => a - b),
+  );
 }
 
 /** Archives a card, or removes it with everything on it (`permanent`). */
@@ -317,7 +305,7 @@ export async function deleteCard(deps: ServiceDeps, actor: Actor, cardId: number
     }
     if (card.archivedAt !== null) return 'Card archived';
     await writableArea(trx, board.id, card.areaId);
-    await trx.updateTable('cards').set({ archivedAt: nowIso(), updatedAt: nowIso() }).where('id', '=', card.id).execute();
+    await repo.updateCard(trx, card.id, { archivedAt: nowIso() }, nowIso());
     await recordActivity(trx, card.id, actor.id, 'archived', null);
     emit('card.archived', { cardId: card.id, areaId: card.areaId });
     return 'Card archived';
@@ -331,16 +319,14 @@ export async function removeCard(
   card: CardRow,
 ): Promise<void> {
   const { trx, board, emit } = scope;
-  const files = await trx.selectFrom('attachments').select('storedName').where('cardId', '=', card.id).execute();
+  const files = await storedNamesOfCard(trx, card.id);
   discardAfterCommit(
     scope.afterCommit,
     deps,
     files.map((f) => f.storedName),
   );
-  const labelIds = (await trx.selectFrom('card_labels').select('labelId').where('cardId', '=', card.id).execute()).map(
-    (r) => r.labelId,
-  );
-  await trx.deleteFrom('cards').where('id', '=', card.id).execute();
+  const labelIds = await repo.labelIdsOfCard(trx, card.id);
+  await repo.deleteCardRow(trx, card.id);
   await redactEvents(trx, board.id, { cardIds: [card.id] });
   emit('card.deleted', { cardId: card.id, areaId: card.areaId });
   if (await pruneUnusedLabels(trx, board.id, labelIds)) emit('labels.changed', { labels: await boardLabels(trx, board.id) });

@@ -8,6 +8,7 @@ import { HttpError } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { loadCard } from './cards.service.js';
 import { writableCard } from './guards.js';
+import { addAssignees, updateCard } from './cards.repository.js';
 
 /**
  * Takes a card nobody is on: the caller becomes its assignee. The board's
@@ -22,14 +23,9 @@ export async function claimCard(deps: ServiceDeps, actor: Actor, cardId: number)
     if (current.assignees.length > 0) {
       throw new HttpError(409, 'The card is already assigned', {}, { assignees: current.assignees });
     }
-    await trx.insertInto('card_assignees').values({ cardId, userId: actor.id, createdAt: nowIso() }).execute();
+    await addAssignees(trx, cardId, [actor.id], nowIso());
     await recordActivity(trx, cardId, actor.id, 'assigned', { assigneeId: actor.id });
-    const updated = await trx
-      .updateTable('cards')
-      .set({ updatedAt: nowIso() })
-      .where('id', '=', cardId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateCard(trx, cardId, {}, nowIso());
     const card = await loadCard(trx, updated);
     emit('card.updated', { card });
     return card;

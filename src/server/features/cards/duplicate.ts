@@ -10,7 +10,8 @@ import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from './guards.js';
 import { copyCardRelations, insertCard } from './cards.repository.js';
 import { loadCard, tellBoard } from './cards.service.js';
-import { keyAfter } from './ordering.js';
+import { keyAfter } from './ordering.repository.js';
+import { attachmentsOfCard, copyAttachment, storedAttachmentsOfCard } from '../attachments/attachments.repository.js';
 
 /**
  * Copies a card right under the original: content, due date and repeat,
@@ -30,13 +31,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   await writableCard(db, boardId, cardId);
 
   const store = uploadStore(deps.config.dataDir);
-  const stored = await db
-    .selectFrom('attachments')
-    .select(['id', 'storedName'])
-    .where('cardId', '=', cardId)
-    .where('storedName', 'is not', null)
-    .orderBy('id')
-    .execute();
+  const stored = await storedAttachmentsOfCard(db, cardId);
   /** Attachment id → the copy of its file; a file missing on disk has no copy and its row is skipped. */
   const copies = new Map<number, string>();
   try {
@@ -74,18 +69,13 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
 
       await copyCardRelations(trx, original.id, row.id, now);
 
-      const attachments = await trx
-        .selectFrom('attachments')
-        .selectAll()
-        .where('cardId', '=', original.id)
-        .orderBy('id')
-        .execute();
+      const attachments = await attachmentsOfCard(trx, original.id);
       for (const a of attachments) {
         // A linked attachment is copied as it is; a stored one only when its file was copied.
         const storedName = a.storedName === null ? null : copies.get(a.id);
         if (storedName === undefined || (storedName === null && a.url === null)) continue;
         if (storedName !== null) used.add(storedName);
-        await insertAttachment(trx, row.id, a, storedName, now);
+        await copyAttachment(trx, row.id, a, storedName, now);
       }
 
       await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
@@ -106,26 +96,4 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
     .remove([...copies.values()].filter((name) => !used.has(name)))
     .catch((error: unknown) => deps.log.error({ err: error }, 'removing unused copies failed'));
   return card;
-}
-
-async function insertAttachment(
-  trx: Db,
-  cardId: number,
-  a: { filename: string; filetype: string; filesize: number; url: string | null; userId: string | null },
-  storedName: string | null,
-  now: string,
-): Promise<void> {
-  await trx
-    .insertInto('attachments')
-    .values({
-      cardId,
-      filename: a.filename,
-      filetype: a.filetype,
-      filesize: a.filesize,
-      storedName,
-      url: storedName === null ? a.url : null,
-      userId: a.userId,
-      createdAt: now,
-    })
-    .execute();
 }

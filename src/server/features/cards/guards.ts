@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { AreaRow, BoardRow, CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { conflict } from '../../http/errors.js';
+import { archived, unarchivedBoard } from '../../access/archived.js';
 import { findArea } from '../areas/areas.repository.js';
 import { findCard } from './cards.repository.js';
 
@@ -13,13 +14,7 @@ import { findCard } from './cards.repository.js';
  * (409), and a thing that is not on the board being written is missing (404).
  */
 
-const archived = (what: 'board' | 'area' | 'card') => conflict(`The ${what} is archived; restore it first`);
-
-/** 409 for an archived board. */
-export function unarchivedBoard<B extends Pick<BoardRow, 'archivedAt'>>(board: B): B {
-  if (board.archivedAt !== null) throw archived('board');
-  return board;
-}
+export { unarchivedBoard };
 
 /**
  * A board the caller may edit and that is not archived, checked outside a

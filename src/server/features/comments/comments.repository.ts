@@ -1,3 +1,5 @@
+import type { Insertable } from 'kysely';
+import type { CommentTable } from '../../db/schema.js';
 import type { Db } from '../../db/database.js';
 
 /** A comment row with what its presentation needs: its card's board and the author's account, if any. */
@@ -46,4 +48,18 @@ export async function commentsOfCard(db: Db, cardId: number, page: { limit: numb
     .limit(page.limit)
     .execute();
   return rows.reverse();
+}
+
+/** Answers the new comment's id. */
+export async function insertComment(db: Db, comment: Insertable<CommentTable>): Promise<number> {
+  const { id } = await db.insertInto('comments').values(comment).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateCommentContent(db: Db, id: number, content: string, now: string): Promise<void> {
+  await db.updateTable('comments').set({ content, updatedAt: now }).where('id', '=', id).execute();
+}
+
+export async function deleteCommentRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('comments').where('id', '=', id).execute();
 }

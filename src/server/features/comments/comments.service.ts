@@ -57,11 +57,14 @@ export async function createComment(deps: ServiceDeps, actor: Actor, input: Comm
     const { trx, board, actor, emit } = scope;
     const card = await writableCard(trx, board.id, input.cardId);
     const now = nowIso();
-    const { id } = await trx
-      .insertInto('comments')
-      .values({ cardId: card.id, userId: actor.id, authorName: actor.name, content, createdAt: now, updatedAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await repo.insertComment(trx, {
+      cardId: card.id,
+      userId: actor.id,
+      authorName: actor.name,
+      content,
+      createdAt: now,
+      updatedAt: now,
+    });
     await recordActivity(trx, card.id, actor.id, 'comment', { commentId: id });
     const comment = await loadComment(trx, id);
     emit('comment.created', { cardId: card.id, comment });
@@ -104,7 +107,7 @@ export async function updateComment(deps: ServiceDeps, actor: Actor, input: Comm
   const boardId = await boardOfComment(deps.database.db, input.id);
   return writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
     const own = await ownComment(trx, board.id, actor, input.id);
-    await trx.updateTable('comments').set({ content, updatedAt: nowIso() }).where('id', '=', own.id).execute();
+    await repo.updateCommentContent(trx, own.id, content, nowIso());
     const comment = await loadComment(trx, own.id);
     emit('comment.updated', { cardId: own.cardId, comment });
     return comment;
@@ -115,7 +118,7 @@ export async function deleteComment(deps: ServiceDeps, actor: Actor, id: number)
   const boardId = await boardOfComment(deps.database.db, id);
   await writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
     const own = await ownComment(trx, board.id, actor, id);
-    await trx.deleteFrom('comments').where('id', '=', own.id).execute();
+    await repo.deleteCommentRow(trx, own.id);
     await redactEvents(trx, board.id, { commentIds: [own.id] });
     emit('comment.deleted', { cardId: own.cardId, commentId: own.id });
   });

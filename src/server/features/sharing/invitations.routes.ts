@@ -6,8 +6,7 @@ import { InvitationInfo } from '../../../shared/api/sharing.js';
 import { identify } from '../../auth/identify.js';
 import type { Deps } from '../../deps.js';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
-import { joinByInvitation, readInvitation } from './invitations.js';
-import { accountWithMailExists, deleteAccount } from './sharing.repository.js';
+import { invitedAccountExists, joinByInvitation, readInvitation, removeUnjoinedAccount } from './invitations.js';
 
 const Token = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
 
@@ -65,8 +64,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
       const name = request.body.name?.trim();
       const { password } = request.body;
       if (!name || !password) throw badRequest('body: name and password are required to create the account');
-      const { db } = deps.database;
-      if (await accountWithMailExists(db, invitation.email)) {
+      if (await invitedAccountExists(deps, invitation.email)) {
         throw new HttpError(409, 'An account with this address exists: sign in, then open the link again');
       }
       const ctx = await deps.auth.$context;
@@ -93,7 +91,7 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
         });
       } catch (error) {
         // The link was used meanwhile: no account is left behind.
-        await deleteAccount(db, user.id);
+        await removeUnjoinedAccount(deps, user.id);
         throw error;
       }
       const signedIn = await deps.auth.api.signInEmail({ body: { email: invitation.email, password }, asResponse: true });

@@ -61,3 +61,13 @@ export async function joinByInvitation(
   if (reclaimed) await endStandingAccess(deps, account.id);
   return boardId;
 }
+
+/** Whether the invited address has an account already: its owner signs in and opens the link again instead. */
+export function invitedAccountExists(deps: Pick<Deps, 'database'>, email: string): Promise<boolean> {
+  return repo.accountWithMailExists(deps.database.db, email);
+}
+
+/** Removes the account made for an invitation that was used meanwhile, so none is left behind. */
+export async function removeUnjoinedAccount(deps: Pick<Deps, 'database'>, userId: string): Promise<void> {
+  await repo.deleteAccount(deps.database.db, userId);
+}

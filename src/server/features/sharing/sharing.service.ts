@@ -11,6 +11,7 @@ import type { Deps, ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { loadCard } from '../cards/cards.service.js';
+import { findCard } from '../cards/cards.repository.js';
 import { limitInvitations } from './invite-limits.js';
 import * as repo from './sharing.repository.js';
 
@@ -168,7 +169,8 @@ async function dropMember({ trx, board, emit }: WriteScope, userId: string): Pro
   const cardIds = await repo.removeAssignments(trx, board.id, userId);
   emit('member.removed', { userId });
   for (const cardId of cardIds) {
-    const row = await trx.selectFrom('cards').selectAll().where('id', '=', cardId).executeTakeFirstOrThrow();
+    const row = await findCard(trx, cardId);
+    if (!row) throw new Error(`card ${cardId} of an assignment just removed is missing`);
     emit('card.updated', { card: await loadCard(trx, row) });
   }
   return true;

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database.js';
 import { enqueue } from '../../jobs/runner.js';
 import type { BoardEvent } from '../../../shared/events.js';
-import { insertDeliveries, type ActiveWebhook } from './webhooks.repository.js';
+import type { EventsStoredHook } from '../../events/board-write.js';
+import { activeWebhooksOfBoard, insertDeliveries, parseActiveWebhooks, type ActiveWebhook } from './webhooks.repository.js';
 
 export const DELIVERY_JOB = 'webhook-delivery';
 /** The runner's queue the deliveries take their slots in (WEBHOOK_CONCURRENCY of them). */
@@ -47,3 +48,9 @@ export async function queueWebhookDeliveries(
   if (rows.length === 0) return;
   for (const delivery of await insertDeliveries(trx, rows)) await enqueueDelivery(trx, delivery, now);
 }
+
+/** The write path's events-stored hook (set in app.ts): the board's active webhooks ride on the version bump. */
+export const webhookDeliveriesOnWrite: EventsStoredHook = {
+  read: activeWebhooksOfBoard,
+  store: (trx, boardId, events, hooks) => queueWebhookDeliveries(trx, boardId, events, parseActiveWebhooks(hooks)),
+};
