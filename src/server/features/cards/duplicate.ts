@@ -1,7 +1,6 @@
 import type { Card } from '../../../shared/api/cards.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdForWrite } from '../../access/index.js';
-import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';

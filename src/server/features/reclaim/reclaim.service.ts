@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
-import { announceLinkChange } from '../public-links/public-socket.js';
+import { announce, REVOCATIONS } from '../../db/channels.js';
+import { announceLinkChange, recheckLinkViewers } from '../public-links/public-socket.js';
 import * as repo from './reclaim.repository.js';
 
 /**
@@ -14,10 +15,14 @@ export async function endStandingAccess(deps: Pick<Deps, 'database' | 'bus' | 'l
     const keyIds = await repo.deleteKeys(trx, userId);
     await repo.deleteCalendarFeeds(trx, userId);
     await repo.deleteWebhooks(trx, userId);
-    return { keyIds, linkBoards: await repo.deletePublicLinks(trx, userId) };
+    const linkBoards = await repo.deletePublicLinks(trx, userId);
+    // Told inside the transaction, as every revocation is: other processes hear it at the commit, a rollback tells nobody.
+    for (const keyId of keyIds) await announce(deps.database.dialect, trx, REVOCATIONS, { userId, keyId }, true);
+    for (const boardId of linkBoards) await announceLinkChange(deps, trx, boardId);
+    return { keyIds, linkBoards };
   });
-  for (const keyId of keyIds) deps.bus.revoke({ userId, keyId });
-  await Promise.all(linkBoards.map((boardId) => announceLinkChange(deps, boardId)));
+  for (const keyId of keyIds) deps.bus.revoke({ userId, keyId }, true);
+  await Promise.all(linkBoards.map((boardId) => recheckLinkViewers(deps, boardId)));
   if (keyIds.length + linkBoards.length > 0) {
     deps.log.info({ userId, keys: keyIds.length, links: linkBoards.length }, 'standing access ended: the address was reclaimed');
   }
