@@ -14,7 +14,7 @@ import type { BoardRow } from '../../db/schema.js';
 import { isStoredName, type UploadStore } from '../../files/store.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { listMembers } from '../sharing/sharing.repository.js';
-import { CardReader, type FileCardJson } from './card-reader.js';
+import { CardReader, type FileCardJson } from './card-reader.repository.js';
 import { BATCH, areasInOrder, boardImagesNamed, findAccount } from './board-export.repository.js';
 import { attachmentPath, imagePath } from './zip-paths.js';
 

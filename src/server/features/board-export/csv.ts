@@ -5,7 +5,7 @@ import type { Language } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
-import { CardReader, type CsvCardJson } from './card-reader.js';
+import { CardReader, type CsvCardJson } from './card-reader.repository.js';
 import { csvSeparator, csvWords, type CsvWords } from './csv-words.js';
 import { visibleAreasInOrder } from './board-export.repository.js';
 

@@ -44,7 +44,7 @@ export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
           response: { 200: BoardImportResult, ...errorResponses, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         if (!request.isMultipart()) throw new HttpError(415, 'Unsupported content type; send multipart/form-data');
         const held = deps.limits.slots([
           ['imports.account', request.actor.id],
