@@ -154,6 +154,10 @@ export function describeE2E(name: string, suite: (e2e: E2E) => void, options: E2
     : !process.env.TEST_DATABASE_URL
       ? 'TEST_DATABASE_URL is not set (point it at a PostgreSQL server to run it)'
       : null;
-  if (reason) describe.skip(`${name} [postgres] — skipped: ${reason}`, () => suite(useE2E(options)));
-  else describe(`${name} [postgres]`, () => suite(useE2E(options)));
+  if (reason) {
+    const notice = `${name} [postgres] — skipped: ${reason}`;
+    // A skipped file alone shows no suite names: the reason is said once, where the run is read.
+    if (browserTestsEnabled) console.warn(`Browser test "${notice}"`);
+    describe.skip(notice, () => suite(useE2E(options)));
+  } else describe(`${name} [postgres]`, () => suite(useE2E(options)));
 }
