@@ -144,7 +144,13 @@ export function useE2E(options: E2EOptions = {}): E2E {
  * It runs where Chromium is (and always in CI); a PostgreSQL suite runs only
  * when TEST_DATABASE_URL is set and says so in its name when skipped.
  */
-export function describeE2E(name: string, suite: (e2e: E2E) => void, options: E2EOptions = {}): void {
+export function describeE2E(name: string, suite: (e2e: E2E) => void): void;
+export function describeE2E(name: string, options: E2EOptions, suite: (e2e: E2E) => void): void;
+export function describeE2E(
+  name: string,
+  ...rest: [suite: (e2e: E2E) => void] | [options: E2EOptions, suite: (e2e: E2E) => void]
+): void {
+  const [options, suite] = rest.length === 1 ? [{}, rest[0]] : rest;
   if (options.dialect !== 'postgres') {
     describe.runIf(browserTestsEnabled)(name, () => suite(useE2E(options)));
     return;
