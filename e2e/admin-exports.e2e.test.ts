@@ -1,19 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Download, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Download, Page, Route } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
 import { formatBytes } from '../src/web/features/exports/format.js';
 import { rawZip, readZip } from '../test/zip.js';
 
@@ -73,39 +61,19 @@ function gate(page: Page, pattern: string) {
   };
 }
 
-describe.runIf(browserTestsEnabled)('exports, import and the administration page', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('exports, import and the administration page', { env: { LANGUAGE: 'de' } }, (e2e) => {
   let admin: ApiUser;
   let boardId: number;
   let boardZip: Buffer;
 
   beforeAll(async () => {
-    server = await startServer({ LANGUAGE: 'de' });
-    browser = await launchBrowser();
     // The first account of the instance administers it.
-    admin = await apiUser(server, 'Ada Admin');
-    const { board } = await admin.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: admin.id,
-      name: 'Umzug',
-      style: 'kanban',
-      status: 'private',
-    });
+    admin = await e2e.seed.user('Ada Admin');
+    const { board } = await e2e.seed.boardWith(admin, 'Umzug', { 'Zu erledigen': CARDS });
     boardId = board.id;
-    const { area } = await admin.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: 'Zu erledigen' });
-    for (const name of CARDS) await admin.call('POST', '/api/data/card', { areaId: area.id, name });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
-  const adminPage = async (width = 1400) => {
-    const opened = await newPage(browser, server.baseUrl, width, 900);
-    await opened.context.addCookies([cookieFor(admin, server.baseUrl)]);
-    return opened;
-  };
+  const adminPage = (width = 1400) => e2e.newPage({ as: admin, width });
 
   const exportFromMenu = async (page: Page, item: 'Export as CSV' | 'Export as zip') => {
     await page.getByRole('button', { name: 'Board menu' }).click();
@@ -402,9 +370,8 @@ describe.runIf(browserTestsEnabled)('exports, import and the administration page
   }, 60_000);
 
   test('someone who is not an administrator sees no link and is refused', async () => {
-    const nora = await apiUser(server, 'Nora Normal');
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(nora, server.baseUrl)]);
+    const nora = await e2e.seed.user('Nora Normal');
+    const { page, context } = await e2e.newPage({ as: nora });
     await page.goto('/');
     await page.getByRole('button', { name: 'Account' }).click();
     await page.getByRole('menuitem', { name: 'Settings' }).waitFor();

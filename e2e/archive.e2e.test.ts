@@ -1,18 +1,7 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 const column = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -21,50 +10,22 @@ const section = (page: Page, name: string): Locator =>
   page.locator('section').filter({ has: page.getByRole('heading', { name: new RegExp(`^${name}\\b`) }) });
 const rowNames = (scope: Locator) => scope.locator('.archive-row-name').allInnerTexts();
 
-interface Ids {
-  id: number;
-}
-
-async function makeBoard(user: ApiUser, name: string): Promise<number> {
-  const { board } = await user.call<{ board: Ids }>('POST', '/api/data/board', {
-    userId: user.id,
-    name,
-    style: 'kanban',
-    status: 'private',
-  });
-  return board.id;
-}
-
-async function makeArea(user: ApiUser, boardId: number, name: string, cards: string[]) {
-  const { area } = await user.call<{ area: Ids }>('POST', '/api/data/area', { boardId, name });
-  const ids: Record<string, number> = {};
-  for (const card of cards) {
-    const { card: made } = await user.call<{ card: Ids }>('POST', '/api/data/card', { areaId: area.id, name: card });
-    ids[card] = made.id;
-  }
-  return { id: area.id, cards: ids };
-}
-
-describe.runIf(browserTestsEnabled)('the archive screens', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+describeE2E('the archive screens', (e2e) => {
+  const makeBoard = async (user: ApiUser, name: string): Promise<number> => (await e2e.seed.board(user, name)).id;
+  /** An area holding the named cards, with their ids by name. */
+  const makeArea = async (user: ApiUser, boardId: number, name: string, cards: string[]) => {
+    const area = await e2e.seed.area(user, boardId, name);
+    const ids: Record<string, number> = {};
+    for (const card of cards) ids[card] = (await e2e.seed.card(user, area.id, card)).id;
+    return { id: area.id as number, cards: ids };
+  };
 
   /** A request's status, for the answers `call` would throw on. */
   const status = async (user: ApiUser, url: string) =>
-    (await fetch(`${server.baseUrl}${url}`, { headers: { cookie: user.cookie, origin: server.baseUrl } })).status;
+    (await fetch(`${e2e.base}${url}`, { headers: { cookie: user.cookie, origin: e2e.base } })).status;
 
   test("a board's archive: a restored card returns to its place, an area is deleted for good, changes arrive live", async () => {
-    const ada = await apiUser(server, 'Ada Archivist');
+    const ada = await e2e.seed.user('Ada Archivist');
     const boardId = await makeBoard(ada, 'Release');
     const todo = await makeArea(ada, boardId, 'To do', ['Write notes', 'Tag the build', 'Publish', 'Announce']);
     const doing = await makeArea(ada, boardId, 'Doing', ['Fix the login', 'Review docs']);
@@ -74,8 +35,7 @@ describe.runIf(browserTestsEnabled)('the archive screens', () => {
     await ada.call('DELETE', '/api/data/card', { cardID: todo.cards['Tag the build'], permanent: false });
     await ada.call('DELETE', `/api/data/area?id=${later.id}&boardId=${boardId}`);
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: ada });
     await page.goto(`/board/${boardId}`);
     await expect.poll(() => cardNames(column(page, 'To do'))).toEqual(['Write notes', 'Publish', 'Announce']);
     expect(await column(page, 'Later').count()).toBe(0);
@@ -153,7 +113,7 @@ describe.runIf(browserTestsEnabled)('the archive screens', () => {
   }, 120_000);
 
   test('archived boards: restore one to the dashboard, delete another for good', async () => {
-    const ada = await apiUser(server, 'Ada Owner');
+    const ada = await e2e.seed.user('Ada Owner');
     await makeBoard(ada, 'Current work');
     const oldPlans = await makeBoard(ada, 'Old plans');
     const ancient = await makeBoard(ada, 'Ancient history');
@@ -161,8 +121,7 @@ describe.runIf(browserTestsEnabled)('the archive screens', () => {
     await ada.call('DELETE', `/api/data/board?id=${oldPlans}&userId=${ada.id}`);
     await ada.call('DELETE', `/api/data/board?id=${ancient}&userId=${ada.id}`);
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: ada });
     await page.goto('/');
     await page.getByRole('link', { name: /Current work/ }).waitFor();
     expect(await page.getByRole('link', { name: /Old plans/ }).count()).toBe(0);
@@ -214,15 +173,14 @@ describe.runIf(browserTestsEnabled)('the archive screens', () => {
   }, 120_000);
 
   test('a read-only member is told the archive is not theirs to change', async () => {
-    const owner = await apiUser(server, 'Olive Owner');
-    const reader = await apiUser(server, 'Rita Reader');
+    const owner = await e2e.seed.user('Olive Owner');
+    const reader = await e2e.seed.user('Rita Reader');
     const boardId = await makeBoard(owner, 'Shared plans');
     const area = await makeArea(owner, boardId, 'Ideas', ['Kept', 'Put away']);
     await owner.call('DELETE', '/api/data/card', { cardID: area.cards['Put away'], permanent: false });
-    await owner.call('POST', '/api/data/invite', { boardId, userId: reader.id, permission: 'read' });
+    await e2e.seed.invite(owner, boardId, reader, 'read');
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(reader, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: reader });
     await page.goto(`/board/${boardId}/archive`);
     await page.getByText(/You can view this board but not change it/).waitFor();
     await page.getByRole('link', { name: 'Back to Shared plans' }).waitFor();
@@ -232,7 +190,7 @@ describe.runIf(browserTestsEnabled)('the archive screens', () => {
     expect(await accessibilityProblems(page, 'board archive, read-only')).toEqual([]);
 
     // An edit member gets the archive.
-    await owner.call('POST', '/api/data/invite', { boardId, userId: reader.id, permission: 'edit' });
+    await e2e.seed.invite(owner, boardId, reader, 'edit');
     await page.reload();
     await page.getByRole('button', { name: 'Restore “Put away”' }).waitFor();
 

@@ -1,18 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E, type Seed } from './use-e2e.js';
 
 // The browser runs on this machine, in its time zone: local dates here are local dates there.
 const today = new Date();
@@ -31,31 +20,21 @@ interface Seeded {
   gate: number;
 }
 
-describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('the calendar view of a board', (e2e) => {
   let ada: ApiUser;
   let bob: ApiUser;
   let reader: ApiUser;
   let seeded: Seeded;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ada = await apiUser(server, 'Ada Lovelace');
-    bob = await apiUser(server, 'Bob Builder');
-    reader = await apiUser(server, 'Rita Reader');
-    seeded = await seed(ada, bob, reader);
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    ada = await e2e.seed.user('Ada Lovelace');
+    bob = await e2e.seed.user('Bob Builder');
+    reader = await e2e.seed.user('Rita Reader');
+    seeded = await seed(e2e.seed, ada, bob, reader);
   });
 
   async function signedIn(width: number, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const { page, context } = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page } = await e2e.newPage({ as: ada, width, height: width === 390 ? 844 : 900, colorScheme: scheme });
     return page;
   }
   const dueOf = async (cardId: number) =>
@@ -172,8 +151,7 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
   }, 60_000);
 
   test('a reader sees the calendar and opens cards, but cannot change dates', async () => {
-    const { page, context } = await newPage(browser, server.baseUrl, 1400, 900);
-    await context.addCookies([cookieFor(reader, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: reader });
     await nextMonth(page);
     const card = page.locator('[data-cal-card]', { hasText: 'Pay rent' });
     expect(await card.getAttribute('draggable')).toBeNull();
@@ -232,24 +210,13 @@ describe.runIf(browserTestsEnabled)('the calendar view of a board', () => {
   }, 180_000);
 });
 
-async function seed(ada: ApiUser, bob: ApiUser, reader: ApiUser): Promise<Seeded> {
-  const board = (
-    await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: ada.id,
-      name: 'Chores',
-      style: 'kanban',
-      status: 'private',
-    })
-  ).board.id;
-  await ada.call('POST', '/api/data/invite', { boardId: board, userId: bob.id, permission: 'edit' });
-  await ada.call('POST', '/api/data/invite', { boardId: board, userId: reader.id, permission: 'read' });
-  const area = async (name: string) =>
-    (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId: board, name })).area.id;
-  const card = async (areaId: number, name: string, fields: Record<string, unknown> = {}) => {
-    const { card: created } = await ada.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId, name });
-    if (Object.keys(fields).length > 0) await ada.call('PUT', '/api/data/card', { cardID: created.id, ...fields });
-    return created.id;
-  };
+async function seed(seed: Seed, ada: ApiUser, bob: ApiUser, reader: ApiUser): Promise<Seeded> {
+  const board = (await seed.board(ada, 'Chores')).id;
+  await seed.invite(ada, board, bob, 'edit');
+  await seed.invite(ada, board, reader, 'read');
+  const area = async (name: string) => (await seed.area(ada, board, name)).id;
+  const card = async (areaId: number, name: string, fields: Record<string, unknown> = {}) =>
+    (await seed.card(ada, areaId, name, fields)).id;
   const todo = await area('To do');
   const done = await area('Done');
   const rent = await card(todo, 'Pay rent', { dueDate: at(10, 17, 30).toISOString() });

@@ -1,43 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  startServer,
-  type Server,
-} from './support.js';
+import { expect, test } from 'vitest';
+import { accessibilityProblems } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
-describe.runIf(browserTestsEnabled)('comments in the card dialog', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('comments in the card dialog', (e2e) => {
   test('shows the newest page, loads older comments on request, and shows the length limits', async () => {
-    const ada = await apiUser(server, 'Ada Commenter');
-    const { board } = await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: ada.id,
-      name: 'Long talk',
-      style: 'kanban',
-      status: 'private',
-    });
-    const { area } = await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId: board.id, name: 'To do' });
-    const { card } = await ada.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId: area.id, name: 'Debated' });
+    const ada = await e2e.seed.user('Ada Commenter');
+    const board = await e2e.seed.board(ada, 'Long talk');
+    const area = await e2e.seed.area(ada, board.id, 'To do');
+    const card = await e2e.seed.card(ada, area.id, 'Debated');
     // More comments than one page holds, written straight into the database: the API would take a while.
     const now = new Date().toISOString();
-    await server.db
+    await e2e.server.db
       .insertInto('comments')
       .values(
         Array.from({ length: 103 }, (_, i) => ({
@@ -51,8 +24,7 @@ describe.runIf(browserTestsEnabled)('comments in the card dialog', () => {
       )
       .execute();
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: ada });
     await page.goto(`/board/${board.id}?card=${card.id}`);
     const dialog = page.getByRole('dialog');
     const comments = dialog.locator('.comment');

@@ -1,40 +1,16 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  mailLink,
-  newPage,
-  screenshot,
-  signUpVia,
-  startServer,
-  VERIFY_LINK,
-  type Server,
-} from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { screenshot, signUpVia, VERIFY_LINK } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 const area = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
 const tile = (scope: Page | Locator, name: string): Locator => scope.locator('[data-card-id]').filter({ hasText: name });
 const cardNames = (scope: Locator) => scope.locator('[data-card-id] .card-name').allInnerTexts();
 
-describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('the web app, end to end', (e2e) => {
   test('sign up, build a board, drag a card (live for a second account), edit the card, reload', async () => {
-    const { page } = await newPage(browser, server.baseUrl);
+    const { page } = await e2e.newPage();
 
     // Sign up through the form.
     await page.goto('/');
@@ -47,10 +23,10 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
     await page.getByRole('heading', { name: 'Your boards' }).waitFor();
 
     // A second account, watching its dashboard: the shared board appears there live.
-    const bob = await newPage(browser, server.baseUrl);
-    await signUpVia(bob.page, server.baseUrl, 'Bob Builder', 'bob@example.test');
+    const bob = await e2e.newPage();
+    await signUpVia(bob.page, e2e.base, 'Bob Builder', 'bob@example.test');
     // He confirms his address (Ada invites him by it): the mailed link brings him to his dashboard.
-    await bob.page.goto(await mailLink(server, 'bob@example.test', VERIFY_LINK));
+    await bob.page.goto(await e2e.mailLink('bob@example.test', VERIFY_LINK));
     await bob.page.getByRole('heading', { name: 'Your boards' }).waitFor();
 
     // Create a board.
@@ -119,7 +95,7 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
     await page.reload();
     await expect.poll(() => cardNames(area(page, 'To do'))).toEqual(['Write the announcement']);
     await expect.poll(() => cardNames(area(page, 'Doing'))).toEqual(['Order the cake', 'Book the venue']);
-    const rows = await server.db
+    const rows = await e2e.server.db
       .selectFrom('cards')
       .innerJoin('areas', 'areas.id', 'cards.areaId')
       .select(['cards.name', 'areas.name as area'])
@@ -183,7 +159,7 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
     await expect(reloaded.locator('.description input[type="checkbox"]').nth(1).isChecked()).resolves.toBe(true);
     await expect(reloaded.locator('.description input[type="checkbox"]').nth(0).isChecked()).resolves.toBe(false);
     await reloaded.locator('.chip-list').getByText('launch').waitFor();
-    const card = await server.db
+    const card = await e2e.server.db
       .selectFrom('cards')
       .select(['content'])
       .where('name', '=', 'Write the announcement')
@@ -204,23 +180,14 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
   }, 120_000);
 
   test('read-only members see everything and can change nothing', async () => {
-    const owner = await apiUser(server, 'Olive Owner');
-    const reader = await apiUser(server, 'Rita Reader');
-    const { board } = await owner.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: owner.id,
-      name: 'Read me',
-      style: 'kanban',
-      status: 'private',
-    });
-    const { area: ideas } = await owner.call<{ area: { id: number } }>('POST', '/api/data/area', {
-      boardId: board.id,
-      name: 'Ideas',
-    });
-    await owner.call('POST', '/api/data/card', { areaId: ideas.id, name: 'A fine idea', content: '- [ ] one' });
-    await owner.call('POST', '/api/data/invite', { boardId: board.id, userId: reader.id, permission: 'read' });
+    const owner = await e2e.seed.user('Olive Owner');
+    const reader = await e2e.seed.user('Rita Reader');
+    const board = await e2e.seed.board(owner, 'Read me');
+    const ideas = await e2e.seed.area(owner, board.id, 'Ideas');
+    await e2e.seed.card(owner, ideas.id, 'A fine idea', { content: '- [ ] one' });
+    await e2e.seed.invite(owner, board.id, reader, 'read');
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(reader, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: reader });
     await page.goto(`/board/${board.id}`);
     await tile(page, 'A fine idea').waitFor();
     await page.getByText('View only').waitFor();
@@ -251,24 +218,15 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
   });
 
   test('a refused change rolls back with a message; the label limit is explained; files upload', async () => {
-    const owner = await apiUser(server, 'Uma Uploader');
-    const { board } = await owner.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: owner.id,
-      name: 'Limits',
-      style: 'kanban',
-      status: 'private',
-    });
-    const { area: left } = await owner.call<{ area: { id: number } }>('POST', '/api/data/area', {
-      boardId: board.id,
-      name: 'Left',
-    });
-    await owner.call('POST', '/api/data/area', { boardId: board.id, name: 'Right' });
-    await owner.call('POST', '/api/data/card', { areaId: left.id, name: 'Stays put' });
+    const owner = await e2e.seed.user('Uma Uploader');
+    const board = await e2e.seed.board(owner, 'Limits');
+    const left = await e2e.seed.area(owner, board.id, 'Left');
+    await e2e.seed.area(owner, board.id, 'Right');
+    await e2e.seed.card(owner, left.id, 'Stays put');
     // Thirty words in use: a thirty-first is refused by the server.
-    for (let i = 1; i <= 30; i++) await owner.call('POST', '/api/data/labels', { boardId: board.id, name: `word${i}` });
+    for (let i = 1; i <= 30; i++) await e2e.seed.label(owner, board.id, `word${i}`);
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(owner, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: owner });
     await page.goto(`/board/${board.id}`);
     await tile(page, 'Stays put').waitFor();
 
@@ -300,28 +258,13 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
   });
 
   test('a lost connection shows a quiet banner, reconnects and catches up from where it was', async () => {
-    const owner = await apiUser(server, 'Rhea Reconnect');
-    const { board } = await owner.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: owner.id,
-      name: 'Flaky network',
-      style: 'kanban',
-      status: 'private',
-    });
-    const { area: first } = await owner.call<{ area: { id: number } }>('POST', '/api/data/area', {
-      boardId: board.id,
-      name: 'First',
-    });
-    const { area: second } = await owner.call<{ area: { id: number } }>('POST', '/api/data/area', {
-      boardId: board.id,
-      name: 'Second',
-    });
-    const { card } = await owner.call<{ card: { id: number } }>('POST', '/api/data/card', {
-      areaId: first.id,
-      name: 'Traveller',
-    });
+    const owner = await e2e.seed.user('Rhea Reconnect');
+    const board = await e2e.seed.board(owner, 'Flaky network');
+    const first = await e2e.seed.area(owner, board.id, 'First');
+    const second = await e2e.seed.area(owner, board.id, 'Second');
+    const card = await e2e.seed.card(owner, first.id, 'Traveller');
 
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(owner, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: owner });
     // The page must know the board's version before the network goes, to resume from it.
     const subscribed = new Promise<void>((resolve) => {
       page.on('websocket', (socket) => {
@@ -336,14 +279,14 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
 
     // The network goes, and the server drops the socket.
     await context.setOffline(true);
-    const sockets = (server.app as unknown as { websocketServer: { clients: Set<{ terminate(): void }> } }).websocketServer
+    const sockets = (e2e.server.app as unknown as { websocketServer: { clients: Set<{ terminate(): void }> } }).websocketServer
       .clients;
     for (const socket of sockets) socket.terminate();
     await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor();
 
     // Meanwhile the board changes.
     await owner.call('POST', '/api/data/cardMove', { cardId: card.id, fromAreaId: first.id, toAreaId: second.id, newIndex: 0 });
-    await owner.call('POST', '/api/data/card', { areaId: second.id, name: 'Made while away' });
+    await e2e.seed.card(owner, second.id, 'Made while away');
 
     // Back online: the missed events are replayed (resuming with `since`), no list is fetched again.
     const refetched: string[] = [];
@@ -359,17 +302,12 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
   });
 
   test('an invitation link creates the account and joins the board; a used link is refused', async () => {
-    const owner = await apiUser(server, 'Ivy Inviter');
-    const { board } = await owner.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: owner.id,
-      name: 'Team board',
-      style: 'todo',
-      status: 'private',
-    });
+    const owner = await e2e.seed.user('Ivy Inviter');
+    const board = await e2e.seed.board(owner, 'Team board', { style: 'todo' });
     await owner.call('POST', '/api/data/invite', { boardId: board.id, mail: 'newcomer@example.test', permission: 'edit' });
-    const link = await mailLink(server, 'newcomer@example.test', /\/invite\/[0-9a-f]{64}/);
+    const link = await e2e.mailLink('newcomer@example.test', /\/invite\/[0-9a-f]{64}/);
 
-    const { page, context } = await newPage(browser, server.baseUrl);
+    const { page, context } = await e2e.newPage();
     await page.goto(link);
     await page.getByText('Team board').waitFor();
     await page.getByText('Invitation for newcomer@example.test').waitFor();
@@ -385,14 +323,14 @@ describe.runIf(browserTestsEnabled)('the web app, end to end', () => {
   });
 
   test('a forgotten password is reset through the mailed link', async () => {
-    const user = await apiUser(server, 'Pat Forgetful');
-    const { page, context } = await newPage(browser, server.baseUrl);
+    const user = await e2e.seed.user('Pat Forgetful');
+    const { page, context } = await e2e.newPage();
     await page.goto('/sign-in');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByLabel('E-mail address').fill(user.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText('a link is on its way').waitFor();
-    const link = await mailLink(server, user.email, /\/api\/auth\/reset-password\/[^\s?]+\?callbackURL=[^\s]+/);
+    const link = await e2e.mailLink(user.email, /\/api\/auth\/reset-password\/[^\s?]+\?callbackURL=[^\s]+/);
 
     await page.goto(link);
     await page.waitForURL('**/reset-password?token=*');

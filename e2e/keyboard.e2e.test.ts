@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiUser, browserTestsEnabled, launchBrowser, newPage, startServer, type Server } from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { describeE2E } from './use-e2e.js';
 
 const area = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -41,23 +41,10 @@ async function tabTo(page: Page, target: RegExp | ((now: Focused) => boolean), l
 }
 
 /** The core flows with the keyboard alone: no click anywhere in this file. */
-describe.runIf(browserTestsEnabled)('keyboard only', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('keyboard only', (e2e) => {
   test('sign in, make a board, areas and cards, open, move and close a card; focus is trapped in dialogs and returns', async () => {
-    const ada = await apiUser(server, 'Ada Lovelace');
-    const { page, context } = await newPage(browser, server.baseUrl);
+    const ada = await e2e.seed.user('Ada Lovelace');
+    const { page, context } = await e2e.newPage();
 
     await page.goto('/sign-in');
     await page.locator('input[type="email"]').waitFor();

@@ -1,27 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { apiUser, browserTestsEnabled, cookieFor, launchBrowser, startServer, type Server } from './support.js';
+import { expect, test } from 'vitest';
+import { cookieFor } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 /**
  * The interface language: the account's, else the browser's, else the
  * instance's; dates follow it.
  */
-describe.runIf(browserTestsEnabled)('languages', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ LANGUAGE: 'de' });
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('languages', { env: { LANGUAGE: 'de' } }, (e2e) => {
   const open = async (locale: string) => {
-    const context = await browser.newContext({ baseURL: server.baseUrl, locale, viewport: { width: 1200, height: 800 } });
+    const context = await e2e.browser.newContext({ baseURL: e2e.base, locale, viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     return { context, page };
@@ -43,21 +30,15 @@ describe.runIf(browserTestsEnabled)('languages', () => {
   });
 
   test("the account's language wins over the browser's, and dates are written its way", async () => {
-    const ada = await apiUser(server, 'Ada Lovelace');
+    const ada = await e2e.seed.user('Ada Lovelace');
     await ada.call('POST', '/api/auth/update-user', { language: 'fr' });
-    const { board } = await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: ada.id,
-      name: 'Calendrier',
-      style: 'kanban',
-      status: 'private',
-    });
-    const { area } = await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId: board.id, name: 'Mars' });
-    const { card } = await ada.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId: area.id, name: 'Printemps' });
+    const board = await e2e.seed.board(ada, 'Calendrier');
+    const area = await e2e.seed.area(ada, board.id, 'Mars');
     const due = new Date(new Date().getFullYear(), 2, 21, 0, 0, 0);
-    await ada.call('PUT', '/api/data/card', { cardID: card.id, dueDate: due.toISOString() });
+    await e2e.seed.card(ada, area.id, 'Printemps', { dueDate: due.toISOString() });
 
     const { context, page } = await open('en-US');
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    await context.addCookies([cookieFor(ada, e2e.base)]);
     await page.goto('/');
     await page.getByRole('heading', { name: 'Vos tableaux' }).waitFor();
     await page.goto(`/board/${board.id}`);

@@ -1,19 +1,8 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  dragByMouse,
-  launchBrowser,
-  newPage,
-  openBoard,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import { beforeAll, expect, test } from 'vitest';
+import { dragByMouse, openBoard, type ApiUser } from './support.js';
+import { describeE2E, type E2E } from './use-e2e.js';
 
 const AREAS = 5;
 const CARDS_PER_AREA = 400;
@@ -25,35 +14,18 @@ const CARDS_PER_AREA = 400;
  * not here: a wall-clock limit in a test fails on a busy machine for reasons
  * that are not the code's.
  */
-describe.runIf(browserTestsEnabled)('a board with 2,000 cards', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('a board with 2,000 cards', (e2e) => {
   let owner: ApiUser;
   let boardId: number;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    owner = await apiUser(server, 'Petra Performance');
-    ({
-      board: { id: boardId },
-    } = await owner.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: owner.id,
-      name: 'Two thousand cards',
-      style: 'kanban',
-      status: 'private',
-    }));
-    await seed(server, owner, boardId);
+    owner = await e2e.seed.user('Petra Performance');
+    boardId = (await e2e.seed.board(owner, 'Two thousand cards')).id;
+    await seed(e2e, owner, boardId);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   test('every card is on the board, and a drag across it lands and stays where it was dropped', async () => {
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(owner, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: owner });
     await openBoard(page, boardId);
     await expect.poll(() => page.locator('[data-card-id]').count(), { timeout: 20_000 }).toBe(AREAS * CARDS_PER_AREA);
 
@@ -87,11 +59,10 @@ describe.runIf(browserTestsEnabled)('a board with 2,000 cards', () => {
 });
 
 /** Areas through the API; the cards straight into the database (2,000 requests would only time the seeding). */
-async function seed(server: Server, owner: ApiUser, boardId: number): Promise<void> {
+async function seed(e2e: E2E, owner: ApiUser, boardId: number): Promise<void> {
   const areaIds: number[] = [];
   for (let a = 0; a < AREAS; a++) {
-    const { area } = await owner.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: `Area ${a + 1}` });
-    areaIds.push(area.id);
+    areaIds.push((await e2e.seed.area(owner, boardId, `Area ${a + 1}`)).id);
   }
   const now = new Date().toISOString();
   const day = 24 * 3600 * 1000;
@@ -109,12 +80,12 @@ async function seed(server: Server, owner: ApiUser, boardId: number): Promise<vo
       updatedAt: now,
     }));
     for (let start = 0; start < rows.length; start += 100) {
-      const inserted = await server.db
+      const inserted = await e2e.server.db
         .insertInto('cards')
         .values(rows.slice(start, start + 100))
         .returning('id')
         .execute();
-      await server.db
+      await e2e.server.db
         .insertInto('card_assignees')
         .values(inserted.filter((_, i) => i % 2 === 0).map((row) => ({ cardId: row.id, userId: owner.id, createdAt: now })))
         .execute();

@@ -1,18 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E, type Seed } from './use-e2e.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -23,29 +12,19 @@ interface Seeded {
   teamCard: number;
 }
 
-describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('my work and calendar feeds', (e2e) => {
   let ada: ApiUser;
   let bob: ApiUser;
   let seeded: Seeded;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ada = await apiUser(server, 'Ada Lovelace');
-    bob = await apiUser(server, 'Bob Builder');
-    seeded = await seed(ada, bob);
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    ada = await e2e.seed.user('Ada Lovelace');
+    bob = await e2e.seed.user('Bob Builder');
+    seeded = await seed(e2e.seed, ada, bob);
   });
 
   async function signedIn(width = 1400, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const { page, context } = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page } = await e2e.newPage({ as: ada, width, height: width === 390 ? 844 : 900, colorScheme: scheme });
     return page;
   }
   const names = (page: Page, group: string) =>
@@ -106,10 +85,7 @@ describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
     await page.goto('/my-work');
     await page.getByRole('heading', { name: 'Overdue' }).waitFor();
 
-    const { card } = await bob.call<{ card: { id: number } }>('POST', '/api/data/card', {
-      areaId: seeded.teamArea,
-      name: 'Call the bank',
-    });
+    const card = await e2e.seed.card(bob, seeded.teamArea, 'Call the bank');
     await bob.call('PUT', '/api/data/card', {
       cardID: card.id,
       assignees: [ada.id],
@@ -186,29 +162,16 @@ describe.runIf(browserTestsEnabled)('my work and calendar feeds', () => {
   }, 120_000);
 });
 
-async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
-  const board = async (user: ApiUser, name: string) =>
-    (
-      await user.call<{ board: { id: number } }>('POST', '/api/data/board', {
-        userId: user.id,
-        name,
-        style: 'kanban',
-        status: 'private',
-      })
-    ).board.id;
-  const area = async (user: ApiUser, boardId: number, name: string) =>
-    (await user.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name })).area.id;
-  const card = async (user: ApiUser, areaId: number, name: string, fields: Record<string, unknown> = {}) => {
-    const { card: created } = await user.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId, name });
-    if (Object.keys(fields).length > 0) await user.call('PUT', '/api/data/card', { cardID: created.id, ...fields });
-    return created.id;
-  };
+async function seed(seed: Seed, ada: ApiUser, bob: ApiUser): Promise<Seeded> {
+  const board = async (user: ApiUser, name: string) => (await seed.board(user, name)).id;
+  const area = async (user: ApiUser, boardId: number, name: string) => (await seed.area(user, boardId, name)).id;
+  const card = async (user: ApiUser, areaId: number, name: string, fields: Record<string, unknown> = {}) =>
+    (await seed.card(user, areaId, name, fields)).id;
   const now = Date.now();
 
   const home = await board(ada, 'Home');
   const todo = await area(ada, home, 'To do');
-  const errand = (await ada.call<{ label: { id: number } }>('POST', '/api/data/labels', { boardId: home, name: 'errand' })).label
-    .id;
+  const errand = (await seed.label(ada, home, 'errand')).id;
   await card(ada, todo, 'Renew the passport', {
     assignees: [ada.id],
     labelIds: [errand],
@@ -220,7 +183,7 @@ async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   await card(ada, todo, 'Already done', { assignees: [ada.id], status: 1 });
 
   const team = await board(bob, 'Team plans');
-  await bob.call('POST', '/api/data/invite', { boardId: team, userId: ada.id, permission: 'edit' });
+  await seed.invite(bob, team, ada, 'edit');
   const next = await area(bob, team, 'Next');
   const teamCard = await card(bob, next, 'Review the budget', { assignees: [ada.id] });
   await card(bob, next, 'Team deadline', { dueDate: new Date(now + 5 * DAY).toISOString() });

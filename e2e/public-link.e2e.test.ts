@@ -1,22 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
-describe.runIf(browserTestsEnabled)('a public read-only link', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('a public read-only link', (e2e) => {
   let ada: ApiUser;
   let boardId: number;
   let todo: number;
@@ -24,40 +10,20 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
   let cardId: number;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ada = await apiUser(server, 'Ada Lovelace');
-    const bob = await apiUser(server, 'Bob Builder');
-    boardId = (
-      await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
-        userId: ada.id,
-        name: 'Open roadmap',
-        style: 'kanban',
-        status: 'private',
-        color: '#2f6f4e',
-      })
-    ).board.id;
-    await ada.call('POST', '/api/data/invite', { boardId, userId: bob.id, permission: 'edit' });
-    todo = (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: 'Planned' })).area.id;
-    done = (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: 'Shipped' })).area.id;
-    cardId = (await ada.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId: todo, name: 'Dark mode' })).card.id;
-    await ada.call('PUT', '/api/data/card', {
-      cardID: cardId,
-      content: 'Follow the system setting.\n\n- [x] colours\n- [ ] icons',
-      assignees: [bob.id],
-    });
-    await ada.call('POST', '/api/data/card', { areaId: done, name: 'Keyboard moves' });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    ada = await e2e.seed.user('Ada Lovelace');
+    const bob = await e2e.seed.user('Bob Builder');
+    boardId = (await e2e.seed.board(ada, 'Open roadmap', { color: '#2f6f4e' })).id;
+    await e2e.seed.invite(ada, boardId, bob, 'edit');
+    todo = (await e2e.seed.area(ada, boardId, 'Planned')).id;
+    done = (await e2e.seed.area(ada, boardId, 'Shipped')).id;
+    const content = 'Follow the system setting.\n\n- [x] colours\n- [ ] icons';
+    cardId = (await e2e.seed.card(ada, todo, 'Dark mode', { content, assignees: [bob.id] })).id;
+    await e2e.seed.card(ada, done, 'Keyboard moves');
   });
 
   test('the owner makes a link; a visitor without an account sees the board live; revoking closes it', async () => {
     const problems: string[] = [];
-    const owner = await newPage(browser, server.baseUrl);
-    await owner.context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const owner = await e2e.newPage({ as: ada });
     await owner.page.goto(`/board/${boardId}`);
     await owner.page.locator('[data-card-id]').first().waitFor();
     await owner.page.getByRole('button', { name: 'Share' }).click();
@@ -72,7 +38,7 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
     problems.push(...(await accessibilityProblems(owner.page, 'public-link-share')));
 
     // A fresh browser context: no cookie, no account.
-    const visitor = await newPage(browser, server.baseUrl);
+    const visitor = await e2e.newPage();
     const sockets: string[] = [];
     visitor.page.on('websocket', (socket) => sockets.push(socket.url()));
     await visitor.page.goto(new URL(url).pathname);
@@ -99,7 +65,7 @@ describe.runIf(browserTestsEnabled)('a public read-only link', () => {
 
     for (const scheme of ['light', 'dark'] as const) {
       for (const width of [1400, 390]) {
-        const look = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
+        const look = await e2e.newPage({ width, height: width === 390 ? 844 : 900, colorScheme: scheme });
         await look.page.goto(new URL(url).pathname);
         await look.page.locator('[data-card-id]').first().waitFor();
         await settle(look.page);

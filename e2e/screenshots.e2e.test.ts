@@ -1,20 +1,9 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E, type Seed } from './use-e2e.js';
 
 const DAY = 24 * 3600 * 1000;
 const at = (days: number, hour = 17) => {
@@ -33,27 +22,18 @@ interface Seeded {
  * The screens at 1400 px and 390 px wide, with realistic content, saved to
  * e2e/screenshots/ (git-ignored) for a person to look at.
  */
-describe.runIf(browserTestsEnabled)('screenshots', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('screenshots', (e2e) => {
   let ada: ApiUser;
   let bob: ApiUser;
   let seeded: Seeded;
   let publicPath: string;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ada = await apiUser(server, 'Ada Lovelace');
-    bob = await apiUser(server, 'Bob Builder');
-    seeded = await seed(ada, bob);
+    ada = await e2e.seed.user('Ada Lovelace');
+    bob = await e2e.seed.user('Bob Builder');
+    seeded = await seed(e2e.seed, ada, bob);
     const made = await ada.call<{ link: { url: string } }>('POST', '/api/data/public-link', { boardId: seeded.kanban });
     publicPath = new URL(made.link.url).pathname;
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   /** Every page of the app, signed in as Ada unless `signedOut`; each waits until its content is there. */
@@ -207,17 +187,16 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
 
   test('every page in light and dark, at 1400 and 390 px, with no serious accessibility finding', async () => {
     // Bob is on the kanban board too, with the rich card open: presence shows in Ada's screens.
-    const watcher = await newPage(browser, server.baseUrl, 1200, 800);
-    await watcher.context.addCookies([cookieFor(bob, server.baseUrl)]);
+    const watcher = await e2e.newPage({ as: bob, width: 1200, height: 800 });
     await watcher.page.goto(`/board/${seeded.kanban}?card=${seeded.richCard}`);
     await watcher.page.getByRole('dialog').waitFor();
 
     const problems: string[] = [];
     for (const scheme of ['light', 'dark'] as const) {
       for (const width of [1400, 390]) {
-        const { page, context } = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
-        const signedIn = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
-        await signedIn.context.addCookies([cookieFor(ada, server.baseUrl)]);
+        const size = { width, height: width === 390 ? 844 : 900, colorScheme: scheme };
+        const { page, context } = await e2e.newPage(size);
+        const signedIn = await e2e.newPage({ as: ada, ...size });
         for (const screen of screens()) {
           const target = screen.signedOut ? page : signedIn.page;
           await screen.open(target);
@@ -236,8 +215,7 @@ describe.runIf(browserTestsEnabled)('screenshots', () => {
   }, 300_000);
 
   test('the colour scheme follows the system until the reader picks one, and the choice stays', async () => {
-    const { page, context } = await newPage(browser, server.baseUrl, 1400, 900, 'dark');
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page, context } = await e2e.newPage({ as: ada, colorScheme: 'dark' });
     await page.goto('/');
     await page.locator('.tile').first().waitFor();
     const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
@@ -269,22 +247,16 @@ interface Screen {
   open(page: Page): Promise<void>;
 }
 
-async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
+async function seed(seed: Seed, ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   const board = async (user: ApiUser, name: string, style: 'kanban' | 'todo', color: string | null, status = 'private') =>
-    (await user.call<{ board: { id: number } }>('POST', '/api/data/board', { userId: user.id, name, style, status, color })).board
-      .id;
-  const area = async (user: ApiUser, boardId: number, name: string) =>
-    (await user.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name })).area.id;
-  const label = async (user: ApiUser, boardId: number, name: string) =>
-    (await user.call<{ label: { id: number } }>('POST', '/api/data/labels', { boardId, name })).label.id;
-  const card = async (user: ApiUser, areaId: number, name: string, fields: Record<string, unknown> = {}) => {
-    const { card: created } = await user.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId, name });
-    if (Object.keys(fields).length > 0) await user.call('PUT', '/api/data/card', { cardID: created.id, ...fields });
-    return created.id;
-  };
+    (await seed.board(user, name, { style, status, color })).id;
+  const area = async (user: ApiUser, boardId: number, name: string) => (await seed.area(user, boardId, name)).id;
+  const label = async (user: ApiUser, boardId: number, name: string) => (await seed.label(user, boardId, name)).id;
+  const card = async (user: ApiUser, areaId: number, name: string, fields: Record<string, unknown> = {}) =>
+    (await seed.card(user, areaId, name, fields)).id;
 
   const kanban = await board(ada, 'Product roadmap', 'kanban', '#4b5fd6');
-  await ada.call('POST', '/api/data/invite', { boardId: kanban, userId: bob.id, permission: 'edit' });
+  await seed.invite(ada, kanban, bob, 'edit');
   const [backlog, progress, review, done] = [
     await area(ada, kanban, 'Backlog'),
     await area(ada, kanban, 'In progress'),
@@ -365,6 +337,6 @@ async function seed(ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   await board(ada, 'Hiring 2027', 'kanban', '#6f5bb5', 'public');
   await board(ada, 'Reading list', 'todo', null);
   const offsite = await board(bob, 'Team offsite', 'kanban', '#b5577e');
-  await bob.call('POST', '/api/data/invite', { boardId: offsite, userId: ada.id, permission: 'edit' });
+  await seed.invite(bob, offsite, ada, 'edit');
   return { kanban, todo, richCard };
 }

@@ -1,19 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  animationsDone,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, animationsDone, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E, type Seed } from './use-e2e.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -30,30 +18,20 @@ interface Seeded {
 
 const ALL = ['Buy paint rollers', 'Call the painter', 'Fix the gate', 'Paint the fence', 'Water plants'];
 
-describe.runIf(browserTestsEnabled)('global search and the board filter', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('global search and the board filter', (e2e) => {
   let ada: ApiUser;
   let bob: ApiUser;
   let seeded: Seeded;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ada = await apiUser(server, 'Ada Lovelace');
-    bob = await apiUser(server, 'Bob Builder');
-    const carol = await apiUser(server, 'Carol Stranger');
-    seeded = await seed(ada, bob, carol);
+    ada = await e2e.seed.user('Ada Lovelace');
+    bob = await e2e.seed.user('Bob Builder');
+    const carol = await e2e.seed.user('Carol Stranger');
+    seeded = await seed(e2e.seed, ada, bob, carol);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   async function signedIn(width: number): Promise<Page> {
-    const { page, context } = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const { page } = await e2e.newPage({ as: ada, width, height: width === 390 ? 844 : 900 });
     return page;
   }
 
@@ -262,28 +240,15 @@ describe.runIf(browserTestsEnabled)('global search and the board filter', () => 
   }, 120_000);
 });
 
-async function seed(ada: ApiUser, bob: ApiUser, carol: ApiUser): Promise<Seeded> {
-  const board = async (user: ApiUser, name: string) =>
-    (
-      await user.call<{ board: { id: number } }>('POST', '/api/data/board', {
-        userId: user.id,
-        name,
-        style: 'kanban',
-        status: 'private',
-      })
-    ).board.id;
-  const area = async (user: ApiUser, boardId: number, name: string) =>
-    (await user.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name })).area.id;
-  const label = async (user: ApiUser, boardId: number, name: string) =>
-    (await user.call<{ label: { id: number } }>('POST', '/api/data/labels', { boardId, name })).label.id;
-  const card = async (user: ApiUser, areaId: number, name: string, fields: Record<string, unknown> = {}) => {
-    const { card: created } = await user.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId, name });
-    if (Object.keys(fields).length > 0) await user.call('PUT', '/api/data/card', { cardID: created.id, ...fields });
-    return created.id;
-  };
+async function seed(seed: Seed, ada: ApiUser, bob: ApiUser, carol: ApiUser): Promise<Seeded> {
+  const board = async (user: ApiUser, name: string) => (await seed.board(user, name)).id;
+  const area = async (user: ApiUser, boardId: number, name: string) => (await seed.area(user, boardId, name)).id;
+  const label = async (user: ApiUser, boardId: number, name: string) => (await seed.label(user, boardId, name)).id;
+  const card = async (user: ApiUser, areaId: number, name: string, fields: Record<string, unknown> = {}) =>
+    (await seed.card(user, areaId, name, fields)).id;
 
   const home = await board(ada, 'Home chores');
-  await ada.call('POST', '/api/data/invite', { boardId: home, userId: bob.id, permission: 'edit' });
+  await seed.invite(ada, home, bob, 'edit');
   const ideas = await area(ada, home, 'Ideas');
   const doing = await area(ada, home, 'Doing');
   const garden = await label(ada, home, 'garden');

@@ -1,16 +1,7 @@
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { accessibilityProblems, type ApiUser } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 /** Counts the realtime sockets the page opens, and tells whether the latest is open. */
 function watchSockets(page: Page) {
@@ -24,23 +15,9 @@ function watchSockets(page: Page) {
   return sockets;
 }
 
-describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('a session that ends elsewhere', (e2e) => {
   const openDashboard = async (user: ApiUser) => {
-    const { context, page } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(user, server.baseUrl)]);
+    const { context, page } = await e2e.newPage({ as: user });
     const sockets = watchSockets(page);
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -49,7 +26,7 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
   };
 
   test('signed out from elsewhere: the app goes to sign-in and does not reconnect in a loop', async () => {
-    const ada = await apiUser(server, 'Ada');
+    const ada = await e2e.seed.user('Ada');
     const { context, page, sockets } = await openDashboard(ada);
 
     // (A development build mounts twice, so count from here.)
@@ -66,22 +43,22 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
   // The change ends every session of the account and opens a new one for this tab under the same session id,
   // so the socket bound to that id is never closed: nothing waits for the new cookie to arrive first.
   test('a password changed in this tab: the socket stays open and goes on with the new session', async () => {
-    const bo = await apiUser(server, 'Bo');
+    const bo = await e2e.seed.user('Bo');
     const { context, page, sockets } = await openDashboard(bo);
     const opened = sockets.opened;
 
-    const changed = await page.request.post(`${server.baseUrl}/api/auth/change-password`, {
+    const changed = await page.request.post(`${e2e.base}/api/auth/change-password`, {
       data: { currentPassword: bo.password, newPassword: 'another horse battery' },
-      headers: { origin: server.baseUrl },
+      headers: { origin: e2e.base },
     });
     expect(changed.status()).toBe(200);
-    const oldCookieSession = await fetch(`${server.baseUrl}/api/auth/get-session`, { headers: { cookie: bo.cookie } });
+    const oldCookieSession = await fetch(`${e2e.base}/api/auth/get-session`, { headers: { cookie: bo.cookie } });
     expect(await oldCookieSession.json()).toBeNull();
 
     // A board made with the new cookie reaches the open dashboard through that same socket.
-    const made = await page.request.post(`${server.baseUrl}/api/data/board`, {
+    const made = await page.request.post(`${e2e.base}/api/data/board`, {
       data: { userId: bo.id, name: 'Made after the change', style: 'kanban', status: 'private' },
-      headers: { origin: server.baseUrl },
+      headers: { origin: e2e.base },
     });
     expect(made.status()).toBe(200);
     await page.getByRole('link', { name: 'Made after the change' }).first().waitFor();
@@ -90,11 +67,9 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
     expect(new URL(page.url()).pathname).toBe('/');
 
     // The socket now answers to the new session: signing it out closes the socket and the app goes to sign-in.
-    expect(
-      (
-        await page.request.post(`${server.baseUrl}/api/auth/sign-out`, { headers: { origin: server.baseUrl }, data: {} })
-      ).status(),
-    ).toBe(200);
+    expect((await page.request.post(`${e2e.base}/api/auth/sign-out`, { headers: { origin: e2e.base }, data: {} })).status()).toBe(
+      200,
+    );
     await page.waitForURL(/\/sign-in/);
     await expect.poll(() => sockets.open).toBe(false);
     expect(sockets.opened).toBe(opened);
@@ -104,9 +79,8 @@ describe.runIf(browserTestsEnabled)('a session that ends elsewhere', () => {
   // The order the server cannot promise: a socket that ends (here cut by the test, as a network or a
   // server would) after the change has ended the old cookie but before its answer brought the new one.
   test('a socket cut while the settings page changes the password: the tab waits for the new cookie and comes back', async () => {
-    const cy = await apiUser(server, 'Cy');
-    const { context, page } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(cy, server.baseUrl)]);
+    const cy = await e2e.seed.user('Cy');
+    const { context, page } = await e2e.newPage({ as: cy });
     const sockets: Array<{ page: WebSocketRoute; server: WebSocketRoute }> = [];
     await page.routeWebSocket(/\/api\/realtime$/, (ws) => {
       sockets.push({ page: ws, server: ws.connectToServer() });

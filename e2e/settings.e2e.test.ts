@@ -1,18 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E, type E2E } from './use-e2e.js';
 
 /** A real 2×2 PNG, so the browser can draw it. */
 const PNG = Buffer.from(
@@ -23,9 +12,8 @@ const PNG = Buffer.from(
 const ENGLISH = { heading: 'Settings', keys: /^Revoke|Create a key/ };
 const GERMAN = { heading: 'Einstellungen', keys: /^Widerrufen|Schlüssel erstellen/ };
 
-async function openSettings(browser: Browser, server: Server, user: ApiUser, width: number, words = ENGLISH): Promise<Page> {
-  const { context, page } = await newPage(browser, server.baseUrl, width);
-  await context.addCookies([cookieFor(user, server.baseUrl)]);
+async function openSettings(e2e: E2E, user: ApiUser, width: number, words = ENGLISH): Promise<Page> {
+  const { page } = await e2e.newPage({ as: user, width });
   await page.goto('/settings');
   try {
     await page.getByRole('heading', { name: words.heading, level: 1 }).waitFor();
@@ -38,32 +26,19 @@ async function openSettings(browser: Browser, server: Server, user: ApiUser, wid
 }
 
 /** Signs in through the API; answers the status. */
-async function signIn(server: Server, email: string, password: string): Promise<number> {
-  const res = await fetch(`${server.baseUrl}/api/auth/sign-in/email`, {
+async function signIn(e2e: E2E, email: string, password: string): Promise<number> {
+  const res = await fetch(`${e2e.base}/api/auth/sign-in/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    headers: { 'content-type': 'application/json', origin: e2e.base },
     body: JSON.stringify({ email, password }),
   });
   return res.status;
 }
 
-describe.runIf(browserTestsEnabled)('the settings page', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('the settings page', (e2e) => {
   test('profile: a new name and picture show in the header, the language is kept on the account', async () => {
-    const ada = await apiUser(server, 'Ada Lovelace');
-    const page = await openSettings(browser, server, ada, 1400);
+    const ada = await e2e.seed.user('Ada Lovelace');
+    const page = await openSettings(e2e, ada, 1400);
     expect(await accessibilityProblems(page, 'settings')).toEqual([]);
     await expect.poll(() => page.getByLabel('E-mail address', { exact: true }).inputValue()).toBe(ada.email);
     await settle(page);
@@ -82,7 +57,7 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
     await page.getByRole('button', { name: 'Save the profile' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     const row = () =>
-      server.db
+      e2e.server.db
         .selectFrom('user')
         .select(['name', 'emailNotifications', 'language', 'image'])
         .where('id', '=', ada.id)
@@ -119,7 +94,7 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
     await page.getByLabel('Sprache').waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await page.getByLabel('Sprache').inputValue()).toBe('de');
-    const fresh = await openSettings(browser, server, ada, 1400, GERMAN);
+    const fresh = await openSettings(e2e, ada, 1400, GERMAN);
     expect(await fresh.evaluate(() => document.documentElement.lang)).toBe('de');
     expect(await fresh.getByLabel('Sprache').inputValue()).toBe('de');
     await fresh.context().close();
@@ -131,8 +106,8 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
   }, 120_000);
 
   test('password: a wrong current password is refused, the right one changes it', async () => {
-    const grace = await apiUser(server, 'Grace Hopper');
-    const page = await openSettings(browser, server, grace, 1400);
+    const grace = await e2e.seed.user('Grace Hopper');
+    const page = await openSettings(e2e, grace, 1400);
     const change = async (current: string, next: string, repeat = next) => {
       await page.getByLabel('Current password').fill(current);
       await page.getByLabel('New password', { exact: true }).fill(next);
@@ -142,17 +117,17 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
 
     await change('not my password', 'a brand new secret');
     await page.getByRole('alert').filter({ hasText: 'The current password is not right.' }).waitFor();
-    expect(await signIn(server, grace.email, grace.password)).toBe(200);
+    expect(await signIn(e2e, grace.email, grace.password)).toBe(200);
 
     await change(grace.password, 'a brand new secret', 'a different secret');
     await page.getByRole('alert').filter({ hasText: 'The two passwords are not the same.' }).waitFor();
-    expect(await signIn(server, grace.email, grace.password)).toBe(200);
+    expect(await signIn(e2e, grace.email, grace.password)).toBe(200);
 
     await change(grace.password, 'a brand new secret');
     await page.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
     expect(await page.getByLabel('Current password').inputValue()).toBe('');
-    expect(await signIn(server, grace.email, 'a brand new secret')).toBe(200);
-    expect(await signIn(server, grace.email, grace.password)).toBe(401);
+    expect(await signIn(e2e, grace.email, 'a brand new secret')).toBe(200);
+    expect(await signIn(e2e, grace.email, grace.password)).toBe(401);
 
     // This browser stays signed in.
     await page.reload();
@@ -162,8 +137,8 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
 
   for (const width of [1400, 390]) {
     test(`API keys at ${width}px: a read-only key reads, cannot write, and stops working once revoked`, async () => {
-      const owner = await apiUser(server, `Key Owner ${width}`);
-      const page = await openSettings(browser, server, owner, width);
+      const owner = await e2e.seed.user(`Key Owner ${width}`);
+      const page = await openSettings(e2e, owner, width);
       await page.getByText('You have no API keys.').waitFor();
       if (width === 390) {
         expect(await accessibilityProblems(page, 'settings at 390px')).toEqual([]);
@@ -195,13 +170,13 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
       expect(await page.content()).not.toContain(secret);
 
       const withKey = (method: string, url: string, body?: unknown) =>
-        fetch(`${server.baseUrl}${url}`, {
+        fetch(`${e2e.base}${url}`, {
           method,
           headers: { 'x-api-key': secret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? null : JSON.stringify(body),
         });
       expect((await withKey('GET', '/api/data/notifications')).status).toBe(200);
-      const boardsBefore = await server.db.selectFrom('boards').select('id').where('ownerId', '=', owner.id).execute();
+      const boardsBefore = await e2e.server.db.selectFrom('boards').select('id').where('ownerId', '=', owner.id).execute();
       const write = await withKey('POST', '/api/data/board', {
         userId: owner.id,
         name: 'Sneaky',
@@ -209,7 +184,9 @@ describe.runIf(browserTestsEnabled)('the settings page', () => {
         status: 'private',
       });
       expect(write.status).toBe(403);
-      expect(await server.db.selectFrom('boards').select('id').where('ownerId', '=', owner.id).execute()).toEqual(boardsBefore);
+      expect(await e2e.server.db.selectFrom('boards').select('id').where('ownerId', '=', owner.id).execute()).toEqual(
+        boardsBefore,
+      );
 
       // Revoke, after confirming.
       await page.getByRole('button', { name: 'Revoke the key Nightly report' }).click();

@@ -1,71 +1,37 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  verifyAddress,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 const bellOf = (page: Page): Locator => page.getByRole('button', { name: /^Notifications,/ });
 const bellLabel = (page: Page) => bellOf(page).getAttribute('aria-label');
 const panelOf = (page: Page): Locator => page.getByRole('dialog', { name: 'Notifications' });
 const boardTile = (page: Page, boardId: number): Locator => page.locator(`li[data-board-id="${boardId}"]`);
 
-describe.runIf(browserTestsEnabled)('sharing a board and notifications', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('sharing a board and notifications', (e2e) => {
   let ada: ApiUser;
   let bob: ApiUser;
   let carol: ApiUser;
   let boardId: number;
   let cardId: number;
 
-  const signedIn = async (user: ApiUser, width = 1400, scheme: 'light' | 'dark' = 'light') => {
-    const opened = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
-    await opened.context.addCookies([cookieFor(user, server.baseUrl)]);
-    return opened;
-  };
+  const signedIn = (user: ApiUser, width = 1400, scheme: 'light' | 'dark' = 'light') =>
+    e2e.newPage({ as: user, width, height: width === 390 ? 844 : 900, colorScheme: scheme });
   const members = async () =>
     (await ada.call<{ members: { id: string; permission: string }[] }>('GET', `/api/data/invite?boardId=${boardId}`)).members;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ada = await apiUser(server, 'Ada Lovelace');
-    bob = await apiUser(server, 'Bob Builder');
-    carol = await apiUser(server, 'Carol Chen');
+    ada = await e2e.seed.user('Ada Lovelace');
+    bob = await e2e.seed.user('Bob Builder');
+    carol = await e2e.seed.user('Carol Chen');
     // Bob is invited by his address below: that reaches only a verified one.
-    await verifyAddress(server, bob);
-    const board = async (name: string) =>
-      (
-        await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
-          userId: ada.id,
-          name,
-          style: 'kanban',
-          status: 'private',
-        })
-      ).board.id;
-    boardId = await board('Launch plan');
-    const areaId = (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: 'To do' })).area.id;
-    cardId = (await ada.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId, name: 'Write the announcement' })).card
-      .id;
+    await e2e.verifyAddress(bob);
+    boardId = (await e2e.seed.board(ada, 'Launch plan')).id;
+    const areaId = (await e2e.seed.area(ada, boardId, 'To do')).id;
+    cardId = (await e2e.seed.card(ada, areaId, 'Write the announcement')).id;
     // Carol shares another board with Ada: she is someone Ada can pick by name.
-    const side = await board('Side project');
-    await ada.call('POST', '/api/data/invite', { boardId: side, userId: carol.id, permission: 'edit' });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    const side = (await e2e.seed.board(ada, 'Side project')).id;
+    await e2e.seed.invite(ada, side, carol, 'edit');
   });
 
   test('share, get notified live, read, unread dots, and page through the history', async () => {
@@ -143,7 +109,7 @@ describe.runIf(browserTestsEnabled)('sharing a board and notifications', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     // Bob is on the board again; opening it reads the invitation.
-    await ada.call('POST', '/api/data/invite', { boardId, userId: bob.id, permission: 'edit' });
+    await e2e.seed.invite(ada, boardId, bob, 'edit');
     await expect.poll(() => bellLabel(b.page), { timeout: 5000 }).toBe('Notifications, 1 unread');
     await b.page.goto(`/board/${boardId}`);
     await b.page.locator(`[data-card-id="${cardId}"]`).waitFor();

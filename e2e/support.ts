@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { createTestDatabase } from '../test/databases.js';
 import { startApp } from '../test/harness.js';
+import type { DialectName } from '../src/server/db/dialect.js';
 import { projectRoot } from '../src/server/version.js';
 import { ensureWebBuilt } from './web-build.js';
 
@@ -26,27 +27,37 @@ async function freePort(): Promise<number> {
 
 export type Server = Awaited<ReturnType<typeof startServer>>;
 
-/** The real server on a free port, with a fresh SQLite database and data folder, serving the built app; `env` adds settings (LANGUAGE=de, say). */
-export async function startServer(env: Record<string, string> = {}) {
+/**
+ * The real server on a free port, with a fresh database (SQLite unless
+ * `dialect` says PostgreSQL, which needs TEST_DATABASE_URL) and data folder,
+ * serving the built app; `env` adds settings (LANGUAGE=de, say).
+ */
+export async function startServer(env: Record<string, string> = {}, dialect: DialectName = 'sqlite') {
   await ensureWebBuilt();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-e2e-'));
+  const database = await createTestDatabase(dialect);
+  const { dataDir } = database;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await startApp('sqlite', `sqlite://${path.join(dataDir, 'tavla.db')}`, dataDir, {
-    env: { BASE_URL: baseUrl, SIGNIN_RATE_LIMIT: '100000', ...env },
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  await t.app.jobs.start(200);
-  return {
-    ...t,
-    baseUrl,
-    dataDir,
-    async close() {
-      await t.app.close();
-      await t.database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  try {
+    const t = await startApp(dialect, database.url, dataDir, {
+      env: { BASE_URL: baseUrl, SIGNIN_RATE_LIMIT: '100000', ...env },
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    await t.app.jobs.start(200);
+    return {
+      ...t,
+      baseUrl,
+      dataDir,
+      async close() {
+        await t.app.close();
+        await t.database.close();
+        await database.drop();
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
 }
 
 export const screenshotDir = path.join(projectRoot, 'e2e/screenshots');

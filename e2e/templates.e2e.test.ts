@@ -1,18 +1,7 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 const column = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -20,42 +9,15 @@ const cardNames = (scope: Locator) => scope.locator('[data-card-id] .card-name')
 /** Picks a template in the new-board form, by its name, as a pointer does (the radio itself is hidden under its label). */
 const pick = (form: Locator, name: string) => form.locator('.template-name', { hasText: new RegExp(`^${name}$`) }).click();
 
-async function seedBoard(user: ApiUser): Promise<number> {
-  const { board } = await user.call<{ board: { id: number } }>('POST', '/api/data/board', {
-    userId: user.id,
-    name: 'Release',
-    style: 'kanban',
-    status: 'private',
-  });
-  for (const [name, cards] of [
-    ['Plan', ['Write notes', 'Tag the build']],
-    ['Ship', ['Publish']],
-  ] as const) {
-    const { area } = await user.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId: board.id, name });
-    for (const card of cards) await user.call('POST', '/api/data/card', { areaId: area.id, name: card });
-  }
-  return board.id;
-}
-
-describe.runIf(browserTestsEnabled)('board templates', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
+describeE2E('board templates', (e2e) => {
   test('save a board as a template from its menu, make a new board from it, delete it again; axe-clean in light and dark at 1400 and 390 px', async () => {
-    const ada = await apiUser(server, 'Ada Templater');
-    const boardId = await seedBoard(ada);
-    const { page, context } = await newPage(browser, server.baseUrl);
-    await context.addCookies([cookieFor(ada, server.baseUrl)]);
+    const ada = await e2e.seed.user('Ada Templater');
+    const { board } = await e2e.seed.boardWith(ada, 'Release', {
+      Plan: ['Write notes', 'Tag the build'],
+      Ship: ['Publish'],
+    });
+    const boardId = board.id;
+    const { page, context } = await e2e.newPage({ as: ada });
     await page.goto(`/board/${boardId}`);
     await expect.poll(() => cardNames(column(page, 'Plan'))).toEqual(['Write notes', 'Tag the build']);
 
@@ -137,12 +99,10 @@ describe.runIf(browserTestsEnabled)('board templates', () => {
     await context.close();
   }, 120_000);
 
-  test('a board from a built-in template, in the instance language of a German instance', async () => {
-    const german = await startServer({ LANGUAGE: 'de' });
-    try {
-      const ute = await apiUser(german, 'Ute Vorlage');
-      const { page, context } = await newPage(browser, german.baseUrl);
-      await context.addCookies([cookieFor(ute, german.baseUrl)]);
+  describeE2E('on a German instance', { env: { LANGUAGE: 'de' } }, (german) => {
+    test('a board from a built-in template, in the instance language of a German instance', async () => {
+      const ute = await german.seed.user('Ute Vorlage');
+      const { page, context } = await german.newPage({ as: ute });
       await page.addInitScript(() => localStorage.setItem('tavla.language', 'en'));
       await page.goto('/');
       await page.getByRole('button', { name: 'New board' }).first().click();
@@ -155,8 +115,6 @@ describe.runIf(browserTestsEnabled)('board templates', () => {
       await expect.poll(() => cardNames(column(page, 'Backlog'))).toEqual(['Beispiel-Funktion', 'Beispiel-Fehler']);
       await column(page, 'In Prüfung').waitFor();
       await context.close();
-    } finally {
-      await german.close();
-    }
-  }, 120_000);
+    }, 120_000);
+  });
 });

@@ -1,20 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  VERIFY_LINK,
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  mailLink,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { VERIFY_LINK, accessibilityProblems, screenshot, settle, type Server } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 const banner = (page: Page) => page.getByRole('region', { name: 'E-mail address not confirmed' });
 
@@ -29,29 +16,10 @@ async function verificationMails(server: Server, to: string): Promise<number> {
     .filter((raw) => raw.includes(`To: ${to}`) && raw.includes('verify-email')).length;
 }
 
-describe.runIf(browserTestsEnabled)('verifying the e-mail address', () => {
-  let server: Server;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const signedIn = async (user: ApiUser) => {
-    const opened = await newPage(browser, server.baseUrl);
-    await opened.context.addCookies([cookieFor(user, server.baseUrl)]);
-    return opened;
-  };
-
+describeE2E('verifying the e-mail address', (e2e) => {
   test('a banner until the address is verified; the mail comes again on request; its link verifies later', async () => {
-    const vera = await apiUser(server, 'Vera Unverified');
-    const { page, context } = await signedIn(vera);
+    const vera = await e2e.seed.user('Vera Unverified');
+    const { page, context } = await e2e.newPage({ as: vera });
     await page.goto('/');
     await page.getByRole('heading', { name: 'Your boards' }).waitFor();
     await banner(page).waitFor();
@@ -61,10 +29,10 @@ describe.runIf(browserTestsEnabled)('verifying the e-mail address', () => {
     expect(await accessibilityProblems(page, 'verify-banner-1400')).toEqual([]);
 
     // The sign-up mail is there; another one on request.
-    await expect.poll(() => verificationMails(server, vera.email), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => verificationMails(e2e.server, vera.email), { timeout: 5000 }).toBe(1);
     await banner(page).getByRole('button', { name: 'Send the mail again' }).click();
     await expect.poll(() => banner(page).getByRole('status').innerText()).toBe('Sent: look in your inbox.');
-    await expect.poll(() => verificationMails(server, vera.email), { timeout: 5000 }).toBe(2);
+    await expect.poll(() => verificationMails(e2e.server, vera.email), { timeout: 5000 }).toBe(2);
     expect(await accessibilityProblems(page, 'verify-banner-sent')).toEqual([]);
 
     // The banner stays on every page until then, a reload too.
@@ -72,7 +40,7 @@ describe.runIf(browserTestsEnabled)('verifying the e-mail address', () => {
     await banner(page).waitFor();
 
     // The first mail's link still works: it verifies and comes back to the app, without the banner.
-    await page.goto(await mailLink(server, vera.email, VERIFY_LINK));
+    await page.goto(await e2e.mailLink(vera.email, VERIFY_LINK));
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('heading', { name: 'Your boards' }).waitFor();
     expect(await banner(page).count()).toBe(0);
@@ -83,23 +51,18 @@ describe.runIf(browserTestsEnabled)('verifying the e-mail address', () => {
   });
 
   test('an invitation to an unverified address: no access until its link is used signed in, which verifies too', async () => {
-    const owner = await apiUser(server, 'Olga Owner');
-    const ivan = await apiUser(server, 'Ivan Invited');
-    const { board } = await owner.call<{ board: { id: number } }>('POST', '/api/data/board', {
-      userId: owner.id,
-      name: 'Quarterly plan',
-      style: 'kanban',
-      status: 'private',
-    });
+    const owner = await e2e.seed.user('Olga Owner');
+    const ivan = await e2e.seed.user('Ivan Invited');
+    const board = await e2e.seed.board(owner, 'Quarterly plan');
     await owner.call('POST', '/api/data/invite', { boardId: board.id, mail: ivan.email, permission: 'edit' });
 
-    const { page, context } = await signedIn(ivan);
+    const { page, context } = await e2e.newPage({ as: ivan });
     await page.goto('/');
     await page.getByRole('heading', { name: 'Your boards' }).waitFor();
     await banner(page).waitFor();
     expect(await page.getByText('Quarterly plan').count()).toBe(0);
 
-    await page.goto(await mailLink(server, ivan.email, /\/invite\/[0-9a-f]{64}/));
+    await page.goto(await e2e.mailLink(ivan.email, /\/invite\/[0-9a-f]{64}/));
     await page.waitForURL(`**/board/${board.id}`);
     await page.getByRole('heading', { name: 'Quarterly plan' }).waitFor();
     await expect.poll(() => banner(page).count()).toBe(0);

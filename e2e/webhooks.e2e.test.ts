@@ -1,20 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  accessibilityProblems,
-  apiUser,
-  browserTestsEnabled,
-  cookieFor,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settle,
-  startServer,
-  type ApiUser,
-  type Server,
-} from './support.js';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { describeE2E } from './use-e2e.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -55,9 +44,7 @@ const webhooksDialog = (page: Page): Locator => page.getByRole('dialog', { name:
  * on 127.0.0.1 (allowed by WEBHOOK_ALLOW_PRIVATE), a card move delivered to
  * it and shown in the dialog, sent again, and the webhook deleted.
  */
-describe.runIf(browserTestsEnabled)('webhooks', () => {
-  let server: Server;
-  let browser: Browser;
+describeE2E('webhooks', { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } }, (e2e) => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let ada: ApiUser;
   let bob: ApiUser;
@@ -66,11 +53,8 @@ describe.runIf(browserTestsEnabled)('webhooks', () => {
   let done: number;
   let cardId: number;
 
-  const signedIn = async (user: ApiUser, width = 1400, scheme: 'light' | 'dark' = 'light') => {
-    const opened = await newPage(browser, server.baseUrl, width, width === 390 ? 844 : 900, scheme);
-    await opened.context.addCookies([cookieFor(user, server.baseUrl)]);
-    return opened;
-  };
+  const signedIn = (user: ApiUser, width = 1400, scheme: 'light' | 'dark' = 'light') =>
+    e2e.newPage({ as: user, width, height: width === 390 ? 844 : 900, colorScheme: scheme });
 
   /** The board menu, opened and walked with the keyboard, to the Webhooks dialog. */
   const openWebhooks = async (page: Page) => {
@@ -88,37 +72,24 @@ describe.runIf(browserTestsEnabled)('webhooks', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
-    browser = await launchBrowser();
     receiver = await startReceiver();
-    ada = await apiUser(server, 'Ada Lovelace');
-    bob = await apiUser(server, 'Bob Builder');
-    boardId = (
-      await ada.call<{ board: { id: number } }>('POST', '/api/data/board', {
-        userId: ada.id,
-        name: 'Launch plan',
-        style: 'kanban',
-        status: 'private',
-      })
-    ).board.id;
-    todo = (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: 'To do' })).area.id;
-    done = (await ada.call<{ area: { id: number } }>('POST', '/api/data/area', { boardId, name: 'Done' })).area.id;
-    cardId = (
-      await ada.call<{ card: { id: number } }>('POST', '/api/data/card', { areaId: todo, name: 'Write the announcement' })
-    ).card.id;
-    await ada.call('POST', '/api/data/invite', { boardId, userId: bob.id, permission: 'edit' });
-  }, 180_000);
+    ada = await e2e.seed.user('Ada Lovelace');
+    bob = await e2e.seed.user('Bob Builder');
+    boardId = (await e2e.seed.board(ada, 'Launch plan')).id;
+    todo = (await e2e.seed.area(ada, boardId, 'To do')).id;
+    done = (await e2e.seed.area(ada, boardId, 'Done')).id;
+    cardId = (await e2e.seed.card(ada, todo, 'Write the announcement')).id;
+    await e2e.seed.invite(ada, boardId, bob, 'edit');
+  });
 
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await server?.close();
   });
 
   test('add a webhook (secret once, events), see a card move delivered, redeliver it, delete the webhook', async () => {
     const problems: string[] = [];
     const { context, page } = await signedIn(ada);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.base });
 
     const dialog = await openWebhooks(page);
     await dialog.getByText('This board has no webhooks yet.').waitFor();

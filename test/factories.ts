@@ -4,9 +4,15 @@ import type { TestContext, TestUser } from './harness.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/**
+ * Whoever a factory acts as: a harness user (by key) or a browser test's
+ * account (by its session cookie); `id` names them as the owner.
+ */
+export type Seeder = { id: string } & ({ key: string } | { cookie: string });
+
 async function ok(
   t: TestContext,
-  user: TestUser,
+  user: Seeder,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   url: string,
   payload?: object,
@@ -16,13 +22,13 @@ async function ok(
   return res.json<Json>();
 }
 
-export async function createArea(t: TestContext, user: TestUser, boardId: number, name = 'Area'): Promise<Json> {
+export async function createArea(t: TestContext, user: Seeder, boardId: number, name = 'Area'): Promise<Json> {
   return (await ok(t, user, 'POST', '/api/data/area', { boardId, name })).area as Json;
 }
 
 export async function createCard(
   t: TestContext,
-  user: TestUser,
+  user: Seeder,
   areaId: number,
   name = 'Card',
   fields: object = {},
@@ -30,12 +36,12 @@ export async function createCard(
   return (await ok(t, user, 'POST', '/api/data/card', { areaId, name, ...fields })).card as Json;
 }
 
-export async function updateCard(t: TestContext, user: TestUser, cardID: number, fields: object): Promise<Json> {
+export async function updateCard(t: TestContext, user: Seeder, cardID: number, fields: object): Promise<Json> {
   return ok(t, user, 'PUT', '/api/data/card', { cardID, ...fields });
 }
 
 /** The names of an area's visible cards, top to bottom, checking that `sort` counts 0..n-1. */
-export async function cardNames(t: TestContext, user: TestUser, areaId: number): Promise<string[]> {
+export async function cardNames(t: TestContext, user: Seeder, areaId: number): Promise<string[]> {
   const { cards } = (await ok(t, user, 'GET', `/api/data/cards?areaId=${areaId}`)) as {
     cards: Array<{ name: string; sort: number }>;
   };
@@ -45,7 +51,7 @@ export async function cardNames(t: TestContext, user: TestUser, areaId: number):
   return cards.map((c) => c.name);
 }
 
-export async function areaNames(t: TestContext, user: TestUser, boardId: number): Promise<string[]> {
+export async function areaNames(t: TestContext, user: Seeder, boardId: number): Promise<string[]> {
   const { areas } = (await ok(t, user, 'GET', `/api/data/areas?boardId=${boardId}`)) as {
     areas: Array<{ name: string; sort: number }>;
   };
@@ -55,14 +61,36 @@ export async function areaNames(t: TestContext, user: TestUser, boardId: number)
   return areas.map((a) => a.name);
 }
 
+/** A private kanban board owned by `user`, unless `fields` say otherwise. */
+export async function createBoard(t: TestContext, user: Seeder, fields: Record<string, unknown> = {}): Promise<Json> {
+  const payload = { userId: user.id, name: 'Board', style: 'kanban', status: 'private', ...fields };
+  return (await ok(t, user, 'POST', '/api/data/board', payload)).board as Json;
+}
+
+/** A label of the board, by name. */
+export async function createLabel(t: TestContext, user: Seeder, boardId: number, name: string): Promise<Json> {
+  return (await ok(t, user, 'POST', '/api/data/labels', { boardId, name })).label as Json;
+}
+
+/** Adds `member` to the board through the API, as its owner would (the member is notified); `share` below skips the API. */
+export async function invite(
+  t: TestContext,
+  owner: Seeder,
+  boardId: number,
+  member: { id: string },
+  permission: 'read' | 'edit',
+): Promise<Json> {
+  return ok(t, owner, 'POST', '/api/data/invite', { boardId, userId: member.id, permission });
+}
+
 /** A board with areas holding the named cards: `{ Todo: ['a', 'b'], Done: [] }`. */
 export async function seedBoard(
   t: TestContext,
-  user: TestUser,
+  user: Seeder,
   layout: Record<string, string[]>,
   boardFields: Record<string, unknown> = {},
 ) {
-  const board = await t.createBoard(user, boardFields);
+  const board = await createBoard(t, user, boardFields);
   const areas: Record<string, Json> = {};
   const cards: Record<string, Json> = {};
   for (const [areaName, names] of Object.entries(layout)) {
