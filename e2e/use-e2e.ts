@@ -28,7 +28,12 @@ export interface PageOptions {
  * to the running app made by the account named first.
  */
 export interface Seed {
-  user(name: string): Promise<ApiUser>;
+  /**
+   * An account with its address confirmed through the mailed link, as its
+   * owner would (an unconfirmed account may not make API keys, calendar
+   * feeds, webhooks or public links); `{ verified: false }` leaves it unconfirmed.
+   */
+  user(name: string, options?: { verified?: boolean }): Promise<ApiUser>;
   /** A private kanban board unless `fields` say otherwise. */
   board(owner: ApiUser, name: string, fields?: Record<string, unknown>): Promise<Json>;
   area(owner: ApiUser, boardId: number, name: string): Promise<Json>;
@@ -101,8 +106,18 @@ export function useE2E(options: E2EOptions = {}): E2E {
     await server?.close();
   });
 
+  const verified = new Set<string>();
+  const confirm = async (user: ApiUser) => {
+    if (verified.has(user.id)) return;
+    await verifyAddress(running(), user);
+    verified.add(user.id);
+  };
   const seed: Seed = {
-    user: (name) => apiUser(running(), name),
+    async user(name, { verified = true } = {}) {
+      const user = await apiUser(running(), name);
+      if (verified) await confirm(user);
+      return user;
+    },
     board: (owner, name, fields = {}) => createBoard(running(), owner, { name, ...fields }),
     area: (owner, boardId, name) => createArea(running(), owner, boardId, name),
     async card(owner, areaId, name, fields = {}) {
@@ -135,7 +150,7 @@ export function useE2E(options: E2EOptions = {}): E2E {
     },
     seed,
     mailLink: (to, pattern) => mailLink(running(), to, pattern),
-    verifyAddress: (user) => verifyAddress(running(), user),
+    verifyAddress: confirm,
   };
 }
 
