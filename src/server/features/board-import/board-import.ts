@@ -318,8 +318,8 @@ type Step = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
  * connection, so every other query waits for it; a few multi-row statements
  * of this size take a few milliseconds.
  */
-const CARDS_PER_STEP = 200;
-const ROWS_PER_STEP = 1000;
+const CARDS_PER_STEP = 50;
+const ROWS_PER_STEP = 250;
 
 /**
  * An import's writes, each step in a short transaction of its own with the
