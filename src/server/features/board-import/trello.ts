@@ -253,6 +253,7 @@ function* conversion(
   const cardIds = new Set(trello.cards.map((c) => c.id));
   let otherActions = 0;
   let commentId = 0;
+  yield;
   const actions = (trello.actions ?? [])
     .map((action, index) => {
       const date = isoOrNull(action.date) ?? now;
@@ -260,6 +261,7 @@ function* conversion(
     })
     // By time (a number: comparing 20,000 dates as text takes several times as long); Trello writes newest first.
     .sort((a, b) => a.time - b.time || b.index - a.index);
+  yield;
   for (const { action, date } of actions) {
     yield;
     if (action.type !== 'commentCard') {
