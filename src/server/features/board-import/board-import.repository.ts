@@ -3,6 +3,10 @@ import { sharesBoardWith } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type {
   AreaTable,
+  CardAssigneeTable,
+  CardLabelTable,
+  CardReminderTable,
+  Schema,
   AttachmentTable,
   CardActivityTable,
   CardTable,
@@ -25,56 +29,68 @@ export async function namesKnownTo(db: Db, actorId: string): Promise<string[]> {
 }
 
 /*
- * The writes of an import: a whole new board, row by row within the
- * caller's transaction, each answering the new id the rows after it point at.
+ * The writes of an import: a whole new board, many rows per statement within
+ * the caller's transaction. Each insert answers the new ids in the order of
+ * the rows given: one statement numbers its rows in the order of its VALUES,
+ * so the ids, sorted, line up with the rows whatever order RETURNING uses.
  */
 
-export function insertLabel(db: Db, label: Insertable<LabelTable>): Promise<{ id: number }> {
-  return db.insertInto('labels').values(label).returning('id').executeTakeFirstOrThrow();
+/**
+ * Rows per statement: a few hundred, and within SQLite's 32,766 bound
+ * parameters (PostgreSQL allows 65,535) whatever the number of columns.
+ */
+const MAX_ROWS = 500;
+const MAX_PARAMETERS = 32_766;
+
+function chunks<T extends object>(rows: T[]): T[][] {
+  if (rows.length === 0) return [];
+  const columns = Math.max(1, Object.keys(rows[0]!).length);
+  const size = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMETERS / columns)));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
 }
 
-export async function insertImage(db: Db, image: Insertable<ImageTable>): Promise<void> {
-  await db.insertInto('images').values(image).execute();
+type WithId = 'labels' | 'areas' | 'cards' | 'comments' | 'attachments';
+type Row<T extends WithId> = {
+  labels: Insertable<LabelTable>;
+  areas: Insertable<AreaTable>;
+  cards: Insertable<CardTable>;
+  comments: Insertable<CommentTable>;
+  attachments: Insertable<AttachmentTable>;
+}[T];
+
+async function insertNumbered<T extends WithId>(db: Db, table: T, rows: Array<Row<T>>): Promise<number[]> {
+  const ids: number[] = [];
+  for (const chunk of chunks(rows)) {
+    // One table of several: the rows' type is checked by the typed wrappers below.
+    const out = await db
+      .insertInto(table as 'labels')
+      .values(chunk as Array<Insertable<LabelTable>>)
+      .returning('id')
+      .execute();
+    ids.push(...out.map((r) => Number(r.id)).sort((a, b) => a - b));
+  }
+  return ids;
 }
 
-export function insertArea(db: Db, area: Insertable<AreaTable>): Promise<{ id: number }> {
-  return db.insertInto('areas').values(area).returning('id').executeTakeFirstOrThrow();
+async function insertAll<T extends 'images' | 'card_labels' | 'card_assignees' | 'card_reminders' | 'card_activity'>(
+  db: Db,
+  table: T,
+  rows: Array<Insertable<Schema[T]>>,
+): Promise<void> {
+  for (const chunk of chunks(rows)) await db.insertInto(table).values(chunk).execute();
 }
 
-export function insertCard(db: Db, card: Insertable<CardTable>): Promise<{ id: number }> {
-  return db.insertInto('cards').values(card).returning('id').executeTakeFirstOrThrow();
-}
+export const insertLabels = (db: Db, rows: Array<Insertable<LabelTable>>) => insertNumbered(db, 'labels', rows);
+export const insertAreas = (db: Db, rows: Array<Insertable<AreaTable>>) => insertNumbered(db, 'areas', rows);
+export const insertCards = (db: Db, rows: Array<Insertable<CardTable>>) => insertNumbered(db, 'cards', rows);
+export const insertComments = (db: Db, rows: Array<Insertable<CommentTable>>) => insertNumbered(db, 'comments', rows);
+export const insertAttachments = (db: Db, rows: Array<Insertable<AttachmentTable>>) => insertNumbered(db, 'attachments', rows);
 
-export async function addCardLabels(db: Db, cardId: number, labelIds: number[]): Promise<void> {
-  await db
-    .insertInto('card_labels')
-    .values(labelIds.map((labelId) => ({ cardId, labelId })))
-    .execute();
-}
-
-/** In this order: the first assignee is the one a single-assignee client shows. */
-export async function addAssignees(db: Db, cardId: number, userIds: string[], now: string): Promise<void> {
-  await db
-    .insertInto('card_assignees')
-    .values(userIds.map((userId) => ({ cardId, userId, createdAt: now })))
-    .execute();
-}
-
-export async function addReminders(db: Db, cardId: number, minutesBefore: number[]): Promise<void> {
-  await db
-    .insertInto('card_reminders')
-    .values(minutesBefore.map((minutes) => ({ cardId, minutesBefore: minutes })))
-    .execute();
-}
-
-export function insertComment(db: Db, comment: Insertable<CommentTable>): Promise<{ id: number }> {
-  return db.insertInto('comments').values(comment).returning('id').executeTakeFirstOrThrow();
-}
-
-export function insertAttachment(db: Db, attachment: Insertable<AttachmentTable>): Promise<{ id: number }> {
-  return db.insertInto('attachments').values(attachment).returning('id').executeTakeFirstOrThrow();
-}
-
-export async function insertActivity(db: Db, entries: Array<Insertable<CardActivityTable>>): Promise<void> {
-  await db.insertInto('card_activity').values(entries).execute();
-}
+export const insertImages = (db: Db, rows: Array<Insertable<ImageTable>>) => insertAll(db, 'images', rows);
+export const addCardLabels = (db: Db, rows: Array<Insertable<CardLabelTable>>) => insertAll(db, 'card_labels', rows);
+/** In the order given: a card's first assignee is the one a single-assignee client shows. */
+export const addAssignees = (db: Db, rows: Array<Insertable<CardAssigneeTable>>) => insertAll(db, 'card_assignees', rows);
+export const addReminders = (db: Db, rows: Array<Insertable<CardReminderTable>>) => insertAll(db, 'card_reminders', rows);
+export const insertActivity = (db: Db, rows: Array<Insertable<CardActivityTable>>) => insertAll(db, 'card_activity', rows);

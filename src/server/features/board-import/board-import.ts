@@ -1,11 +1,13 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import sjson from 'secure-json-parse';
+import type { Insertable } from 'kysely';
 import type { Entry } from 'yauzl';
 import { isSafeImage } from '../../../shared/addresses.js';
 import { BoardFile, type BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { BoardImportResult, ImportReport } from '../../../shared/api/board-import.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
+import type { AttachmentTable, CardActivityTable, CommentTable } from '../../db/schema.js';
 import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { recordEvents } from '../../events/board-write.js';
@@ -310,36 +312,14 @@ function coverImage(image: string | null, rewrite: (text: string) => string, bas
 /** Runs a part of the writes of a new board, within the caller's transaction or one of its own. */
 type Step = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
-/** About how many rows one step writes: on SQLite a step holds the one connection, so every other query waits for it. */
-const ROWS_PER_STEP = 50;
-
 /**
- * Collects writes and runs them in steps of about `ROWS_PER_STEP` rows, in
- * the order they were added (a card's write may use the id its area's write
- * set before it).
+ * About how many cards (with their comments, attachments, labels…) one step
+ * writes, and how many history entries: on SQLite a step holds the one
+ * connection, so every other query waits for it; a few multi-row statements
+ * of this size take a few milliseconds.
  */
-class Steps {
-  private queue: Array<(db: Db) => Promise<void>> = [];
-  private rows = 0;
-
-  constructor(private readonly step: Step) {}
-
-  async add(rows: number, work: (db: Db) => Promise<void>): Promise<void> {
-    this.queue.push(work);
-    this.rows += rows;
-    if (this.rows >= ROWS_PER_STEP) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.queue.length === 0) return;
-    const queue = this.queue;
-    this.queue = [];
-    this.rows = 0;
-    await this.step(async (db) => {
-      for (const work of queue) await work(db);
-    });
-  }
-}
+const CARDS_PER_STEP = 50;
+const ROWS_PER_STEP = 250;
 
 /**
  * An import's writes, each step in a short transaction of its own with the
@@ -425,105 +405,132 @@ async function fillBoard(
       updatedAt: now,
     });
     created(row.id);
-    for (const [nameKey, name] of labelNames) {
-      const label = await repo.insertLabel(trx, { boardId: row.id, name, nameKey, createdAt: now });
-      labelIds.set(nameKey, label.id);
-    }
+    const labels = [...labelNames].map(([nameKey, name]) => ({ boardId: row.id, name, nameKey, createdAt: now }));
+    const ids = await repo.insertLabels(trx, labels);
+    labels.forEach((label, i) => labelIds.set(label.nameKey, ids[i]!));
     return row.id;
   });
 
-  const steps = new Steps(step);
-  for (const picture of files.pictures.values()) {
-    await steps.add(1, async (trx) => {
-      await repo.insertImage(trx, {
-        boardId,
-        storedName: picture.storedName,
-        filetype: picture.filetype,
-        filesize: picture.size,
-        userId: actor.id,
-        createdAt: now,
-      });
-    });
+  const pictures = [...files.pictures.values()].map((picture) => ({
+    boardId,
+    storedName: picture.storedName,
+    filetype: picture.filetype,
+    filesize: picture.size,
+    userId: actor.id,
+    createdAt: now,
+  }));
+  for (let i = 0; i < pictures.length; i += ROWS_PER_STEP) {
+    const chunk = pictures.slice(i, i + ROWS_PER_STEP);
+    await step((trx) => repo.insertImages(trx, chunk));
   }
 
+  const areas = file.areas.map((area, areaIndex) => ({
+    boardId,
+    name: area.name,
+    sort: areaIndex,
+    archivedAt: iso(area.archivedAt),
+    createdAt: now,
+    updatedAt: now,
+  }));
+  const areaIds: number[] = [];
+  for (let i = 0; i < areas.length; i += ROWS_PER_STEP) {
+    const chunk = areas.slice(i, i + ROWS_PER_STEP);
+    areaIds.push(...(await step((trx) => repo.insertAreas(trx, chunk))));
+  }
+
+  // The cards in the file's order (area by area), each with its area's new id and its place in it.
+  const placed = file.areas.flatMap((area, areaIndex) =>
+    area.cards.map((card, cardIndex) => ({ card, areaId: areaIds[areaIndex]!, cardIndex })),
+  );
   const cardIds = new Map<number, number>();
   const commentIds = new Map<number, number>();
   const attachmentIds = new Map<number, number>();
-  const histories: Array<{ cardId: number; card: FileCard }> = [];
-  for (const [areaIndex, area] of file.areas.entries()) {
-    const areaRow = { id: 0 };
-    await steps.add(1, async (trx) => {
-      ({ id: areaRow.id } = await repo.insertArea(trx, {
+  const newCardIds: number[] = [];
+  for (let i = 0; i < placed.length; i += CARDS_PER_STEP) {
+    const chunk = placed.slice(i, i + CARDS_PER_STEP);
+    const cardRows = chunk.map(({ card, areaId, cardIndex }) => {
+      const dueDate = iso(card.dueDate);
+      const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
+      return {
+        areaId,
         boardId,
-        name: area.name,
-        sort: areaIndex,
-        archivedAt: iso(area.archivedAt),
+        name: card.name.trim() || 'Card',
+        content: rewrite(card.content),
+        status: card.done ? 1 : 0,
+        sort: cardIndex * SORT_STEP,
+        dueDate,
+        repeatEvery: rhythm,
+        repeatAnchor: rhythm === null ? null : dueDate,
+        repeatAreaId: rhythm === null ? null : areaId,
+        archivedAt: iso(card.archivedAt),
         createdAt: now,
         updatedAt: now,
-      }));
+      };
     });
-    for (const [cardIndex, card] of area.cards.entries()) {
-      const rows = 4 + card.comments.length + card.attachments.length;
-      await steps.add(rows, async (trx) => {
-        const dueDate = iso(card.dueDate);
-        const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
-        const cardRow = await repo.insertCard(trx, {
-          areaId: areaRow.id,
-          boardId,
-          name: card.name.trim() || 'Card',
-          content: rewrite(card.content),
-          status: card.done ? 1 : 0,
-          sort: cardIndex * SORT_STEP,
-          dueDate,
-          repeatEvery: rhythm,
-          repeatAnchor: rhythm === null ? null : dueDate,
-          repeatAreaId: rhythm === null ? null : areaRow.id,
-          archivedAt: iso(card.archivedAt),
-          createdAt: now,
-          updatedAt: now,
-        });
-        const cardId = cardRow.id;
-        cardIds.set(card.id, cardId);
-
-        const wears = [...new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase())).filter((id) => id !== undefined))];
-        if (wears.length > 0) await repo.addCardLabels(trx, cardId, wears);
-        const assignees = [...new Set(card.assignees.map((p) => p.id))].filter(isImporter);
-        if (assignees.length > 0) await repo.addAssignees(trx, cardId, assignees, now);
-        const reminders = [...new Set(card.reminders)].sort((a, b) => a - b);
-        if (reminders.length > 0) await repo.addReminders(trx, cardId, reminders);
-
+    await step(async (trx) => {
+      const ids = await repo.insertCards(trx, cardRows);
+      const wearing: Array<{ cardId: number; labelId: number }> = [];
+      const assigned: Array<{ cardId: number; userId: string; createdAt: string }> = [];
+      const reminding: Array<{ cardId: number; minutesBefore: number }> = [];
+      const comments: Array<{ old: number; row: Insertable<CommentTable> }> = [];
+      const attachments: Array<{ old: number; row: Insertable<AttachmentTable> }> = [];
+      chunk.forEach(({ card }, j) => {
+        const cardId = ids[j]!;
+        for (const labelId of new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase()))))
+          if (labelId !== undefined) wearing.push({ cardId, labelId });
+        for (const userId of new Set(card.assignees.map((p) => p.id)))
+          if (isImporter(userId)) assigned.push({ cardId, userId: actor.id, createdAt: now });
+        for (const minutes of [...new Set(card.reminders)].sort((x, y) => x - y))
+          reminding.push({ cardId, minutesBefore: minutes });
         for (const comment of card.comments) {
           const createdAt = iso(comment.createdAt)!;
-          const row = await repo.insertComment(trx, {
-            cardId,
-            userId: isImporter(comment.author.id) ? actor.id : null,
-            authorName: comment.author.name,
-            content: rewrite(comment.content),
-            createdAt,
-            updatedAt: createdAt,
+          comments.push({
+            old: comment.id,
+            row: {
+              cardId,
+              userId: isImporter(comment.author.id) ? actor.id : null,
+              authorName: comment.author.name,
+              content: rewrite(comment.content),
+              createdAt,
+              updatedAt: createdAt,
+            },
           });
-          commentIds.set(comment.id, row.id);
         }
         for (const attachment of card.attachments) {
           const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
           const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
-          const row = await repo.insertAttachment(trx, {
-            cardId,
-            filename: safeFilename(attachment.filename),
-            filetype: normalizeType(attachment.filetype),
-            filesize: stored?.size ?? attachment.filesize,
-            storedName: stored?.storedName ?? null,
-            url,
-            userId: actor.id,
-            createdAt: iso(attachment.createdAt)!,
+          attachments.push({
+            old: attachment.id,
+            row: {
+              cardId,
+              filename: safeFilename(attachment.filename),
+              filetype: normalizeType(attachment.filetype),
+              filesize: stored?.size ?? attachment.filesize,
+              storedName: stored?.storedName ?? null,
+              url,
+              userId: actor.id,
+              createdAt: iso(attachment.createdAt)!,
+            },
           });
-          attachmentIds.set(attachment.id, row.id);
         }
-        histories.push({ cardId, card });
       });
-    }
+      await repo.addCardLabels(trx, wearing);
+      await repo.addAssignees(trx, assigned);
+      await repo.addReminders(trx, reminding);
+      const commentRowIds = await repo.insertComments(
+        trx,
+        comments.map((c) => c.row),
+      );
+      comments.forEach((c, k) => commentIds.set(c.old, commentRowIds[k]!));
+      const attachmentRowIds = await repo.insertAttachments(
+        trx,
+        attachments.map((a) => a.row),
+      );
+      attachments.forEach((a, k) => attachmentIds.set(a.old, attachmentRowIds[k]!));
+      chunk.forEach(({ card }, j) => cardIds.set(card.id, ids[j]!));
+      newCardIds.push(...ids);
+    });
   }
-  await steps.flush();
 
   // The history, once every card, comment and attachment has its new id to point at.
   const remap: Record<string, Map<number, number>> = {
@@ -534,7 +541,7 @@ async function fillBoard(
     duplicatedFrom: cardIds,
   };
   const names = namesInFile(file);
-  const activity = histories.flatMap(({ cardId, card }) =>
+  const historyOf = (cardId: number, card: FileCard) =>
     card.activity.map((entry) => {
       let data = entry.data ?? null;
       if (isRecord(data)) {
@@ -560,11 +567,15 @@ async function fillBoard(
         data: data === null ? null : JSON.stringify(data),
         createdAt: iso(entry.createdAt)!,
       };
-    }),
-  );
-  for (let i = 0; i < activity.length; i += ROWS_PER_STEP) {
-    const chunk = activity.slice(i, i + ROWS_PER_STEP);
-    await step((trx) => repo.insertActivity(trx, chunk));
+    });
+  let activity: Array<Insertable<CardActivityTable>> = [];
+  for (const [i, { card }] of placed.entries()) {
+    activity.push(...historyOf(newCardIds[i]!, card));
+    if (activity.length >= ROWS_PER_STEP || i === placed.length - 1) {
+      const chunk = activity;
+      activity = [];
+      if (chunk.length > 0) await step((trx) => repo.insertActivity(trx, chunk));
+    }
   }
 
   return step(async (trx) => {

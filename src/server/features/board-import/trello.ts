@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pacer } from './pacing.js';
 import { Type, type Static } from 'typebox';
 import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { ImportReport, SkipReason } from '../../../shared/api/board-import.js';
@@ -95,10 +95,11 @@ export async function convertTrelloUpload(
   const over = trelloOverBounds(trello);
   if (over) return { problem: over };
   const steps = conversion(trello, accounts, now);
+  const pace = pacer();
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    await nextTurn();
+    await pace.pause();
   }
 }
 
@@ -212,16 +213,12 @@ export function convertTrello(
   }
 }
 
-/** Cards (or comments) converted between two pauses of `conversion`. */
-const PER_STEP = 100;
-
-/** `convertTrello` as steps: it pauses (yields) every `PER_STEP` cards or comments, where an import gives the event loop its turn. */
+/** `convertTrello` as steps: it pauses (yields) after every card or comment, where an import may give the event loop its turn. */
 function* conversion(
   trello: TrelloExport,
   accounts: ReadonlyMap<string, string>,
   now: string,
 ): Generator<void, { file: BoardFileInput; report: ImportReport }> {
-  let done = 0;
   const skipped: ImportReport['skipped'] = [];
   const skip = (what: string, reason: SkipReason) => skipped.push({ what, reason, why: WHY[reason] });
   const fit = (text: string, max: number, what: string) => {
@@ -256,11 +253,17 @@ function* conversion(
   const cardIds = new Set(trello.cards.map((c) => c.id));
   let otherActions = 0;
   let commentId = 0;
+  yield;
   const actions = (trello.actions ?? [])
-    .map((action, index) => ({ action, index, date: isoOrNull(action.date) ?? now }))
-    .sort((a, b) => a.date.localeCompare(b.date) || b.index - a.index); // Trello writes newest first
+    .map((action, index) => {
+      const date = isoOrNull(action.date) ?? now;
+      return { action, index, date, time: Date.parse(date) };
+    })
+    // By time (a number: comparing 20,000 dates as text takes several times as long); Trello writes newest first.
+    .sort((a, b) => a.time - b.time || b.index - a.index);
+  yield;
   for (const { action, date } of actions) {
-    if (++done % PER_STEP === 0) yield;
+    yield;
     if (action.type !== 'commentCard') {
       otherActions++;
       continue;
@@ -329,7 +332,7 @@ function* conversion(
   for (const [areaIndex, list] of byPos(trello.lists).entries()) {
     const cards: BoardFileInput['areas'][number]['cards'] = [];
     for (const [cardIndex, card] of byPos(cardsByList.get(list.id) ?? []).entries()) {
-      if (++done % PER_STEP === 0) yield;
+      yield;
       const name = cut(oneLine(card.name ?? ''), LIMITS.name) || 'Card';
       const parts: string[] = [];
       if (card.desc?.trim()) parts.push(card.desc.trimEnd());
