@@ -22,8 +22,10 @@ import { myWorkRoutes } from './features/my-work/my-work.routes.js';
 import { icalFeedRoute, icalFeedRoutes } from './features/ical/ical.routes.js';
 import { invitationRoutes } from './features/sharing/invitations.routes.js';
 import { notificationRoutes } from './features/notifications/notifications.routes.js';
+import { notificationsByIds } from './features/notifications/notifications.service.js';
 import { areaRoutes } from './features/areas/areas.routes.js';
 import { boardRoutes } from './features/boards/boards.routes.js';
+import { boardVersions } from './features/boards/boards.repository.js';
 import { cardRoutes } from './features/cards/cards.routes.js';
 import { commentRoutes } from './features/comments/comments.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
@@ -140,7 +142,7 @@ export async function buildApp({
   invitationRoutes(app, deps);
   registerMcp(app, deps);
   icalFeedRoute(app, deps);
-  app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }));
+  app.decorate('hub', await registerRealtime(app, deps, { heartbeatMs }, { boardVersions, notificationsByIds }));
   // After the realtime routes: the public view's socket needs their WebSocket support.
   await publicViewRoutes(app, deps, { heartbeatMs });
 

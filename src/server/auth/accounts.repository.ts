@@ -23,3 +23,17 @@ export async function keepOneFirstAdmin(db: Db, dialect: Dialect, userId: string
     if (other) await trx.updateTable('user').set({ role: 'user' }).where('id', '=', userId).execute();
   });
 }
+
+/** Whether a session row exists. */
+export async function sessionExists(db: Db, id: string): Promise<boolean> {
+  return (await db.selectFrom('session').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** The id of the account with this address, if any. */
+export async function accountIdByEmail(db: Db, email: string): Promise<string | undefined> {
+  return (await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst())?.id;
+}
+
+export async function makeAdmin(db: Db, userId: string): Promise<void> {
+  await db.updateTable('user').set({ role: 'admin' }).where('id', '=', userId).execute();
+}

@@ -2,9 +2,9 @@ import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Db } from '../db/database.js';
-import { hotQuery } from '../db/hot-query.js';
 import { readCachesOf } from '../access/read-caches.js';
 import type { Auth } from './auth.js';
+import { keyOwner, liveKey, liveSession } from './actor.repository.js';
 
 /** Who is making a request, and through which credential. */
 export interface Actor {
@@ -28,23 +28,6 @@ export function hashKey(secret: string): string {
 }
 
 const truthy = (v: unknown) => v === true || v === 1;
-
-const keyOwner = hotQuery((db: Db, keyHash: string) =>
-  db
-    .selectFrom('apikey')
-    .innerJoin('user', 'user.id', 'apikey.userId')
-    .select([
-      'user.id',
-      'user.name',
-      'user.image',
-      'user.role',
-      'user.banned',
-      'user.emailVerified',
-      'apikey.readOnly',
-      'apikey.id as keyId',
-    ])
-    .where('apikey.keyHash', '=', keyHash),
-);
 
 /** The account of an API key secret, or null for a key that does not work (unknown, or its account banned). */
 export async function actorOfKey(db: Db, secret: string): Promise<Actor | null> {
@@ -96,11 +79,6 @@ export async function actorOfSession(
     credential: { kind: 'session', id: session.session.id, expiresAt: new Date(session.session.expiresAt) },
   };
 }
-
-const liveSession = hotQuery((db: Db, id: string) => db.selectFrom('session').select('expiresAt').where('id', '=', id));
-const liveKey = hotQuery((db: Db, id: string) =>
-  db.selectFrom('apikey').innerJoin('user', 'user.id', 'apikey.userId').select('user.banned').where('apikey.id', '=', id),
-);
 
 /**
  * Until when a credential still works: a session until its (possibly

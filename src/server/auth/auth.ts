@@ -9,7 +9,7 @@ import { enqueue } from '../jobs/runner.js';
 import { betterAuthRateLimit } from '../limits/auth-rules.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
-import { anyAccountExists, keepOneFirstAdmin } from './accounts.repository.js';
+import { anyAccountExists, keepOneFirstAdmin, sessionExists } from './accounts.repository.js';
 import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
@@ -168,6 +168,9 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         delete: {
           // Runs for every removed row (sign-out, revocation, a password reset or change, a ban, a removed account), after the commit.
           after: async (session, ctx) => {
+            // The changing tab's session is kept only if its row came back: the change could fail between ending
+            // the sessions and opening the new one (better-auth runs them without a transaction here), and then
+            // the tab's sockets must close like any other.
             if (session.id === changingSessionId(ctx) && (await sessionExists(db, session.id))) return;
             hooks.credentialsEnded?.({ userId: session.userId, sessionId: session.id });
           },
@@ -183,15 +186,6 @@ export type Auth = ReturnType<typeof createAuth>;
 function changingSessionId(ctx: GenericEndpointContext | null): string | undefined {
   if (ctx?.path !== '/change-password') return undefined;
   return (ctx.context.session as { session?: { id?: string } } | null)?.session?.id;
-}
-
-/**
- * Whether the row came back: the change could fail between ending the sessions and
- * opening the new one (better-auth runs them without a transaction here), and then
- * the tab's sockets must close like any other.
- */
-async function sessionExists(db: Database['db'], id: string): Promise<boolean> {
-  return (await db.selectFrom('session').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
 /** A profile picture shows wherever the account appears, so it is held to the rule of board covers (see addresses.ts). */

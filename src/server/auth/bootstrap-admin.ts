@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.js';
+import { accountIdByEmail, makeAdmin } from './accounts.repository.js';
 
 /**
  * `ADMIN_EMAIL` + `ADMIN_PASSWORD` make sure an administrator exists: an
@@ -10,8 +11,7 @@ export async function bootstrapAdmin(deps: Deps, log: FastifyBaseLogger): Promis
   const admin = deps.config.admin;
   if (!admin) return;
   const { db } = deps.database;
-  const existing = await db.selectFrom('user').select('id').where('email', '=', admin.email).executeTakeFirst();
-  if (existing) return;
+  if (await accountIdByEmail(db, admin.email)) return;
 
   const ctx = await deps.auth.$context;
   const user = await ctx.internalAdapter.createUser(
@@ -25,6 +25,6 @@ export async function bootstrapAdmin(deps: Deps, log: FastifyBaseLogger): Promis
     password: await ctx.password.hash(admin.password),
   });
   // The create hook only makes the very first account an administrator; this one always is.
-  await db.updateTable('user').set({ role: 'admin' }).where('id', '=', user.id).execute();
+  await makeAdmin(db, user.id);
   log.info({ email: admin.email }, 'administrator account created');
 }

@@ -1,4 +1,4 @@
-import type { Compilable, RawBuilder } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Actor } from '../auth/actor.js';
 import { boardAudience, requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -8,9 +8,8 @@ import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { unarchivedBoard } from '../access/archived.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
-import { ahead } from '../db/ahead.js';
 import { announce as notifyAll, BOARD_VERSIONS } from '../db/channels.js';
-import { hotQuery } from '../db/hot-query.js';
+import { insertEventRows, lockBoard, storedBoard, versionBump } from './board-write.repository.js';
 import { GroupCommit, type Queued } from './group-commit.js';
 import { currentWriteRecord, type WriteRecord } from './write-record.js';
 
@@ -73,14 +72,6 @@ interface BatchState {
 const CONTENT_EVENT = /^(card|comment|attachment|area|areas|labels)\./;
 
 type Deps3 = Pick<Deps, 'database' | 'bus' | 'log'>;
-
-/** The batch's lock on the board: taken once, it serialises the board's writers across processes. */
-const lockBoard = hotQuery((db: Db, boardId: number) =>
-  // Nobody reads the answer: it goes ahead of the first write's statement (db/ahead.ts), which waits for the lock.
-  dialectOf(db)
-    .lockForUpdate(db.selectFrom('boards').select('id').where('id', '=', boardId))
-    .modifyEnd(ahead),
-);
 
 const batchers = new WeakMap<object, Map<number, GroupCommit<BatchState>>>();
 
@@ -256,7 +247,7 @@ export async function systemWrite<T>(
     run: async (trx, state) => {
       const { remember, audience, failed } = rememberer(state, trx, boardId);
       try {
-        const stored = await trx.selectFrom('boards').selectAll().where('id', '=', boardId).executeTakeFirst();
+        const stored = await storedBoard(trx, boardId);
         if (!stored) {
           await record?.store(trx, undefined);
           return undefined;
@@ -329,13 +320,7 @@ async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent
 }
 
 /** Raises the board's version; answers the new one and the events-stored hook's column (under the board's lock). */
-const bumpVersion = hotQuery((db: Db, by: number, boardId: number): Compilable<{ version: number; hooked?: string }> => {
-  const bump = db
-    .updateTable('boards')
-    .set((eb) => ({ version: eb('version', '+', by) }))
-    .where('id', '=', boardId);
-  return eventsStored ? bump.returning(['version', eventsStored.read(dialectOf(db)).as('hooked')]) : bump.returning('version');
-});
+const bumpVersion = versionBump(() => eventsStored);
 
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
@@ -350,21 +335,7 @@ async function announce(trx: Db, boardId: number, version: number, events: reado
 }
 
 async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], hooked: string | undefined): Promise<void> {
-  await trx
-    .insertInto('board_events')
-    .values(
-      events.map((e) => ({
-        boardId: e.boardId,
-        version: e.version,
-        name: e.name,
-        data: JSON.stringify(e.data),
-        actorId: e.actor?.id ?? null,
-        createdAt: e.createdAt,
-      })),
-    )
-    // Ahead of the next statement (the deliveries, or the COMMIT), whose answer carries its error (a torn history's duplicate version).
-    .modifyEnd(ahead)
-    .execute();
+  await insertEventRows(trx, events);
   if (eventsStored && hooked !== undefined) await eventsStored.store(trx, boardId, events, hooked);
 }
 

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { dialectOf } from '../db/dialects/index.js';
+import { rollbackToWriteSavepoint } from './board-write.repository.js';
 
 /**
  * At most this many writes share one transaction: more would amortise the
@@ -104,7 +104,7 @@ export class GroupCommit<S> {
             if (alone) throw error;
             // What it sent ahead is undone with it: an error still on its way is this write's, not the rollback's.
             await dialect.settle(trx).catch(() => undefined);
-            await sql`rollback to savepoint write`.execute(trx);
+            await rollbackToWriteSavepoint(trx);
             outcomes.push({ ok: false, error });
           }
         }

@@ -2,12 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.js';
 import { announce, REVOCATIONS } from '../db/channels.js';
 import { Hub } from './hub.js';
-import { listenForEvents } from './pg-listener.js';
+import { listenForEvents, type ListenerFeeds } from './pg-listener.js';
 import { relayPresence } from './presence-relay.js';
 import { realtimeRoutes, type RealtimeOptions } from './socket.routes.js';
 
-/** The realtime side: the socket route, the hub fed after every commit, and where there are several processes the listener that hears the others. */
-export async function registerRealtime(app: FastifyInstance, deps: Deps, options: RealtimeOptions): Promise<Hub> {
+/**
+ * The realtime side: the socket route, the hub fed after every commit, and
+ * where there are several processes the listener that hears the others
+ * (reading through `feeds`, the features' functions app.ts passes in).
+ */
+export async function registerRealtime(
+  app: FastifyInstance,
+  deps: Deps,
+  options: RealtimeOptions,
+  feeds: ListenerFeeds,
+): Promise<Hub> {
   const hub = new Hub(deps.database, app.log);
   const unsubscribe = deps.bus.subscribe((events) => hub.publish(events));
   const unsubscribeNotifications = deps.bus.subscribeNotifications((items) => {
@@ -23,7 +32,7 @@ export async function registerRealtime(app: FastifyInstance, deps: Deps, options
   });
   await realtimeRoutes(app, deps, hub, options);
 
-  const stopListening = listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log);
+  const stopListening = listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log, feeds);
   // Who views a board, across processes: announced as often as sockets are pinged, within 1 to 5 s.
   const presenceHeartbeatMs = Math.max(1000, Math.min(options.heartbeatMs, 5000));
   const presence = relayPresence(deps.database.dialect, deps.config.databaseUrl, hub, app.log, {

@@ -1,10 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database, Db } from '../db/database.js';
-import { boardVersions } from '../features/boards/boards.repository.js';
+import type { Notification } from '../../shared/api/notifications.js';
 import { BOARD_VERSIONS, listenTo, NEW_NOTIFICATIONS, on, REVOCATIONS } from '../db/channels.js';
-import { notificationsByIds } from '../features/notifications/notifications.service.js';
 import type { Hub } from './hub.js';
+
+/** Reads the boards' current versions (for the sweep). */
+export type BoardVersions = (db: Db, boardIds: number[]) => Promise<Array<{ id: number; version: number }>>;
+
+/**
+ * What the listener reads from the features, passed in by app.ts: core
+ * does not import features, whose data these are.
+ */
+export interface ListenerFeeds {
+  boardVersions: BoardVersions;
+  /** Notifications by id with their recipients, ready to push (another process wrote them). */
+  notificationsByIds: (db: Db, ids: number[]) => Promise<Array<{ userId: string; notification: Notification }>>;
+}
 
 /**
  * Hears every process's committed board versions (and new notifications)
@@ -18,12 +30,13 @@ export function listenForEvents(
   database: Database,
   hub: Hub,
   log: FastifyBaseLogger,
+  feeds: ListenerFeeds,
   sweepMs = 5000,
 ): (() => Promise<void>) | null {
   // Notifications are pushed, not resumed: a lost one is still in the list the next time it is read.
   const pushNotifications = async ({ ids }: { ids: number[] }) => {
     try {
-      for (const { userId, notification } of await notificationsByIds(database.db, ids)) {
+      for (const { userId, notification } of await feeds.notificationsByIds(database.db, ids)) {
         hub.sendToAccount(userId, { type: 'notification', notification });
       }
     } catch (error) {
@@ -31,7 +44,7 @@ export function listenForEvents(
     }
   };
 
-  const sweep = () => sweepVersions(database.db, hub);
+  const sweep = () => sweepVersions(database.db, hub, feeds.boardVersions);
 
   const listener = listenTo(
     database.dialect,
@@ -76,7 +89,7 @@ export interface VersionWatcher {
  * notifications lost while the listening connection was down. Harmless when
  * nothing was missed: a version the watcher already has is ignored.
  */
-export async function sweepVersions(db: Db, watcher: VersionWatcher): Promise<void> {
+export async function sweepVersions(db: Db, watcher: VersionWatcher, boardVersions: BoardVersions): Promise<void> {
   const boards = watcher.watchedBoards();
   if (boards.length === 0) return;
   const rows = await boardVersions(db, boards);

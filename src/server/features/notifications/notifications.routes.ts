@@ -5,8 +5,7 @@ import { Id, Success, errorResponses } from '../../../shared/api/common.js';
 import { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
-import { markRead, unreadBoardIds, unreadCardIds } from './notifications.repository.js';
-import { listNotifications } from './notifications.service.js';
+import { listNotifications, markRead, unreadBoardIds, unreadCardIds } from './notifications.service.js';
 
 const tags = ['Notifications'];
 

@@ -124,3 +124,18 @@ export async function listNotifications(
   const unreadCount = await repo.countUnread(db, userId);
   return { notifications: rows.slice(0, page.limit).map((row) => present(row, language)), hasMore, unreadCount };
 }
+
+/** Cards with an unread notification for the account, optionally on one board. */
+export function unreadCardIds(db: Db, userId: string, boardId?: number): Promise<number[]> {
+  return repo.unreadCardIds(db, userId, boardId);
+}
+
+/** Boards with an unread notification of the account's (about a card of theirs, or their own). */
+export function unreadBoardIds(db: Db, userId: string): Promise<number[]> {
+  return repo.unreadBoardIds(db, userId);
+}
+
+/** Marks the account's own notifications read: everything about a card, a board's own ones, or one. */
+export function markRead(db: Db, userId: string, target: { cardId?: number; boardId?: number; id?: number }): Promise<void> {
+  return repo.markRead(db, userId, target);
+}

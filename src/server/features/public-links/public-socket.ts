@@ -8,6 +8,7 @@ import { announce, BOARD_VERSIONS, listenTo, on, PUBLIC_LINK_CHANGES } from '../
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
 import { sweepVersions } from '../../realtime/pg-listener.js';
+import { boardVersions } from '../boards/boards.repository.js';
 
 /** A socket backed up past this is too slow to keep (the page reconnects and reads the board again). */
 const MAX_BACKLOG_BYTES = 4 * 1024 * 1024;
@@ -94,7 +95,7 @@ export function feedPublicViewers(app: FastifyInstance, deps: Deps, viewers: Pub
 /** Null where one process hears every change on its bus (SQLite). */
 function listen(url: string, database: Database, viewers: PublicViewers, log: FastifyBaseLogger, sweepMs: number) {
   const sweep = async () => {
-    await sweepVersions(database.db, viewers);
+    await sweepVersions(database.db, viewers, boardVersions);
     // Their links too: a revocation lost with the connection is found here.
     await Promise.all(viewers.watchedBoards().map((id) => viewers.recheck(id)));
   };
