@@ -4,6 +4,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
 import { formatBytes } from '../src/web/features/exports/format.js';
 import { rawZip, readZip } from '../test/zip.js';
+import { describeE2E } from './use-e2e.js';
 
 /** The German CSV headings (src/server/features/board-export/csv-words.ts), `;`-separated. */
 const GERMAN_HEADINGS = [
