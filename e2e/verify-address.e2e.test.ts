@@ -18,7 +18,7 @@ async function verificationMails(server: Server, to: string): Promise<number> {
 
 describeE2E('verifying the e-mail address', (e2e) => {
   test('a banner until the address is verified; the mail comes again on request; its link verifies later', async () => {
-    const vera = await e2e.seed.user('Vera Unverified');
+    const vera = await e2e.seed.user('Vera Unverified', { verified: false });
     const { page, context } = await e2e.newPage({ as: vera });
     await page.goto('/');
     await page.getByRole('heading', { name: 'Your boards' }).waitFor();
@@ -52,7 +52,7 @@ describeE2E('verifying the e-mail address', (e2e) => {
 
   test('an invitation to an unverified address: no access until its link is used signed in, which verifies too', async () => {
     const owner = await e2e.seed.user('Olga Owner');
-    const ivan = await e2e.seed.user('Ivan Invited');
+    const ivan = await e2e.seed.user('Ivan Invited', { verified: false });
     const board = await e2e.seed.board(owner, 'Quarterly plan');
     await owner.call('POST', '/api/data/invite', { boardId: board.id, mail: ivan.email, permission: 'edit' });
 
