@@ -241,7 +241,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         v.send({ type: 'subscribe', boardId });
         await v.next('subscribed');
       }
-      await observer.next('presence', (m) => m.viewers.some((v) => v.id === second.userId), 10_000);
+      await observer.nextPresence((m) => m.viewers.some((v) => v.id === second.userId), 10_000);
       observer.messages.length = 0;
 
       // Three writers through the proxy; the victim is killed (SIGKILL) once a dozen writes were answered.
@@ -305,7 +305,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       expect(viewers.filter((v) => v.reconnects > 0)).toHaveLength(onVictim);
 
       // The killed process said no goodbye: its viewer leaves the others' presence once its announcements stop (TTL 15 s).
-      await observer.next('presence', (m) => !m.viewers.some((v) => v.id === second.userId), 30_000);
+      await observer.nextPresence((m) => !m.viewers.some((v) => v.id === second.userId), 30_000);
       observer.close();
     }, 90_000);
   },

@@ -108,7 +108,14 @@ export type ServerMessage =
   | { type: 'resync'; boardId: number }
   | { type: 'error'; boardId?: number; error: string }
   | { type: 'revoked'; boardId: number }
+  /** Everyone viewing the board: the first after `subscribed`, and whenever that is shorter than the change. */
   | { type: 'presence'; boardId: number; viewers: Viewer[] }
+  /**
+   * What changed in the board's viewers since the last presence message:
+   * `viewers` joined or changed (whole entries, replacing those with the same
+   * `id`), `left` the ids of those gone. Only ever follows a `presence`.
+   */
+  | { type: 'presenceChange'; boardId: number; viewers: Viewer[]; left: string[] }
   /** A board of the account's dashboard changed: shared with it, renamed, archived, removed. */
   | { type: 'dashboard'; boardId: number; name: BoardEventName; data: unknown }
   | { type: 'notification'; notification: unknown };

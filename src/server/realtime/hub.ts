@@ -16,8 +16,12 @@ export interface Client {
   readonly actor: Actor;
   /** Sends a message; `droppable` ones are skipped when the socket is backed up. */
   send(message: ServerMessage, droppable?: boolean): void;
-  /** Sends an already serialised message (one JSON.stringify per event, not per viewer). */
-  sendRaw(json: string): void;
+  /**
+   * Sends an already serialised message (one JSON.stringify per event, not per
+   * viewer); `droppable` ones are skipped when the socket is backed up.
+   * Answers whether it was sent.
+   */
+  sendRaw(json: string, droppable?: boolean): boolean;
   /** Ends the connection; nothing more is sent on it. */
   close(code: number, reason: string): void;
 }
@@ -40,6 +44,29 @@ const DASHBOARD_EVENTS = new Set([
 ]);
 const ACCESS_EVENTS = new Set(['board.updated', 'member.updated', 'member.removed']);
 
+/** How often, at most, a board's viewers hear who else views it (joins, leaves and opened cards are coalesced). */
+export const PRESENCE_INTERVAL_MS = 150;
+
+/** A board's presence as this process tells it: changes are gathered and sent once per interval. */
+interface BoardPresence {
+  /** The flush to come, if one is due. */
+  timer: NodeJS.Timeout | null;
+  lastFlush: number;
+  /** Who views the board changed (here or on another process) since the last flush. */
+  dirty: boolean;
+  /** This process's viewers changed: the other processes hear of it at the next flush. */
+  localChanged: boolean;
+  /** What the viewers were last told, by account. */
+  told: Map<string, Viewer>;
+  /** Viewers owed the whole list: new ones, and those a change was not sent to (socket backed up). */
+  untold: Set<Client>;
+}
+
+export interface HubOptions {
+  /** At most one presence message per board per this many milliseconds. */
+  presenceIntervalMs?: number;
+}
+
 /** The viewers other processes hold (PostgreSQL, presence-relay.ts); the hub only knows its own. */
 export interface RemotePresence {
   /** This process's viewers of a board changed (an empty list: none left here). */
@@ -61,12 +88,17 @@ export class Hub {
   /** The last version handled for each board with viewers here. */
   readonly #cursor = new Map<number, number>();
   readonly #queues = new Map<number, Promise<void>>();
+  readonly #presence = new Map<number, BoardPresence>();
+  readonly #presenceIntervalMs: number;
   #remote: RemotePresence | null = null;
 
   constructor(
     private readonly database: Database,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    { presenceIntervalMs = PRESENCE_INTERVAL_MS }: HubOptions = {},
+  ) {
+    this.#presenceIntervalMs = presenceIntervalMs;
+  }
 
   connect(client: Client): void {
     const set = this.#accounts.get(client.actor.id) ?? new Set();
@@ -99,7 +131,7 @@ export class Hub {
 
   /** Another process's viewers of a board changed: this process's viewers hear of it. */
   remotePresenceChanged(boardId: number): void {
-    if (this.#boards.has(boardId)) void this.#enqueue(boardId, () => this.#broadcastPresence(boardId, false));
+    if (this.#boards.has(boardId)) this.#presenceChanged(boardId, false);
   }
 
   /** This process's viewers of every board it has viewers of (for a full re-announce). */
@@ -138,7 +170,8 @@ export class Hub {
         if (missed.length !== version - since) client.send({ type: 'resync', boardId });
         else for (const event of missed) client.sendRaw(eventJson(event));
       }
-      if (!existing) this.#broadcastPresence(boardId);
+      // The list itself comes with the board's next presence flush: nothing here costs more with a larger audience.
+      if (!existing) this.#presenceChanged(boardId, true, client);
     });
   }
 
@@ -152,7 +185,7 @@ export class Hub {
       const sub = this.#boards.get(boardId)?.get(client);
       if (!sub || sub.cardId === cardId) return;
       sub.cardId = cardId;
-      this.#broadcastPresence(boardId);
+      this.#presenceChanged(boardId, true);
     });
   }
 
@@ -249,23 +282,28 @@ export class Hub {
     for (const client of [...subs.keys()]) {
       if (canRead(client.actor.id)) continue;
       subs.delete(client);
+      this.#presence.get(boardId)?.untold.delete(client);
       client.send({ type: 'revoked', boardId });
       changed = true;
     }
     if (subs.size === 0) this.#forget(boardId);
-    else if (changed) this.#broadcastPresence(boardId);
+    else if (changed) this.#presenceChanged(boardId, true);
   }
 
   #drop(boardId: number, client: Client): void {
     const subs = this.#boards.get(boardId);
     if (!subs?.delete(client)) return;
+    this.#presence.get(boardId)?.untold.delete(client);
     if (subs.size === 0) this.#forget(boardId);
-    else this.#broadcastPresence(boardId);
+    else this.#presenceChanged(boardId, true);
   }
 
   #forget(boardId: number): void {
     this.#boards.delete(boardId);
     this.#cursor.delete(boardId);
+    const presence = this.#presence.get(boardId);
+    if (presence?.timer) clearTimeout(presence.timer);
+    this.#presence.delete(boardId);
     this.#remote?.announce(boardId, []);
   }
 
@@ -286,20 +324,72 @@ export class Hub {
     return [...viewers.values()];
   }
 
-  /** `announce`: the change is this process's own, so the other processes hear of it too. */
-  #broadcastPresence(boardId: number, announce = true): void {
-    const subs = this.#boards.get(boardId);
-    if (!subs) return;
-    const local = this.#localViewers(boardId);
-    if (announce) this.#remote?.announce(boardId, local);
-    const viewers = new Map(local.map((v) => [v.id, { ...v }]));
-    for (const v of this.#remote?.viewers(boardId) ?? []) {
-      const seen = viewers.get(v.id);
-      if (seen) seen.cardId ??= v.cardId;
-      else viewers.set(v.id, { ...v });
+  /**
+   * Who views the board changed (`local`: here, so the other processes hear
+   * of it too; `newcomer`: a viewer who is owed the whole list). The viewers
+   * hear of it at the board's next flush: at once after a quiet spell, else
+   * one interval after the last one, so a burst of joins costs one message
+   * per viewer per interval instead of one per join.
+   */
+  #presenceChanged(boardId: number, local: boolean, newcomer?: Client): void {
+    let state = this.#presence.get(boardId);
+    if (!state) {
+      state = { timer: null, lastFlush: 0, dirty: false, localChanged: false, told: new Map(), untold: new Set() };
+      this.#presence.set(boardId, state);
     }
-    const message: ServerMessage = { type: 'presence', boardId, viewers: [...viewers.values()] };
-    for (const client of subs.keys()) client.send(message, true);
+    state.dirty = true;
+    if (local) state.localChanged = true;
+    if (newcomer) state.untold.add(newcomer);
+    this.#scheduleFlush(boardId, state);
+  }
+
+  #scheduleFlush(boardId: number, state: BoardPresence): void {
+    if (state.timer) return;
+    const wait = Math.max(0, state.lastFlush + this.#presenceIntervalMs - Date.now());
+    state.timer = setTimeout(() => this.#flushPresence(boardId, state), wait);
+    state.timer.unref();
+  }
+
+  /**
+   * Tells the board's viewers what changed since the last flush: a
+   * `presenceChange` (who joined or changed, who left), or the whole list
+   * where that is shorter; the whole list to those owed it. One serialisation
+   * per flush, whatever the audience.
+   */
+  #flushPresence(boardId: number, state: BoardPresence): void {
+    state.timer = null;
+    state.lastFlush = Date.now();
+    const subs = this.#boards.get(boardId);
+    if (!subs || this.#presence.get(boardId) !== state) return;
+    let full: string | undefined;
+    if (state.dirty) {
+      state.dirty = false;
+      const local = this.#localViewers(boardId);
+      if (state.localChanged) this.#remote?.announce(boardId, local);
+      state.localChanged = false;
+      const viewers = new Map(local.map((v) => [v.id, { ...v }]));
+      for (const v of this.#remote?.viewers(boardId) ?? []) {
+        const seen = viewers.get(v.id);
+        if (seen) seen.cardId ??= v.cardId;
+        else viewers.set(v.id, { ...v });
+      }
+      const changed = [...viewers.values()].filter((v) => !sameViewer(state.told.get(v.id), v));
+      const left = [...state.told.keys()].filter((id) => !viewers.has(id));
+      state.told = viewers;
+      full = JSON.stringify({ type: 'presence', boardId, viewers: [...viewers.values()] } satisfies ServerMessage);
+      if (changed.length > 0 || left.length > 0) {
+        const delta = JSON.stringify({ type: 'presenceChange', boardId, viewers: changed, left } satisfies ServerMessage);
+        const message = delta.length < full.length ? delta : full;
+        for (const client of subs.keys()) {
+          if (!state.untold.has(client) && !client.sendRaw(message, true)) state.untold.add(client);
+        }
+      }
+    }
+    if (state.untold.size === 0) return;
+    full ??= JSON.stringify({ type: 'presence', boardId, viewers: [...state.told.values()] } satisfies ServerMessage);
+    for (const client of state.untold) if (client.sendRaw(full, true)) state.untold.delete(client);
+    // A socket too backed up to take it now gets the whole list at a later flush.
+    if (state.untold.size > 0) this.#scheduleFlush(boardId, state);
   }
 
   /** Runs `work` after everything already queued for the board. */
@@ -318,4 +408,8 @@ export class Hub {
 
 function eventJson(event: BoardEvent): string {
   return JSON.stringify({ type: 'event', ...event });
+}
+
+function sameViewer(a: Viewer | undefined, b: Viewer): boolean {
+  return a !== undefined && a.name === b.name && a.image === b.image && a.cardId === b.cardId;
 }

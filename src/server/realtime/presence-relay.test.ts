@@ -65,9 +65,9 @@ describe.runIf(dialects.includes('postgres'))('presence across processes [postgr
     const onA = await watch(a, ada, boardId);
     const onB = await watch(b, bo, boardId);
 
-    const seenOnA = await onA.next('presence', (m) => m.viewers.length === 2, 5000);
+    const seenOnA = await onA.nextPresence((m) => m.viewers.length === 2, 5000);
     expect(names(seenOnA)).toEqual(['Ada', 'Bo']);
-    const seenOnB = await onB.next('presence', (m) => m.viewers.length === 2, 5000);
+    const seenOnB = await onB.nextPresence((m) => m.viewers.length === 2, 5000);
     expect(names(seenOnB)).toEqual(['Ada', 'Bo']);
 
     const card = (
@@ -78,10 +78,10 @@ describe.runIf(dialects.includes('postgres'))('presence across processes [postgr
         )
     ).json().card as { id: number };
     onB.send({ type: 'presence', boardId, cardId: card.id });
-    await onA.next('presence', (m) => m.viewers.some((v) => v.id === bo.id && v.cardId === card.id), 5000);
+    await onA.nextPresence((m) => m.viewers.some((v) => v.id === bo.id && v.cardId === card.id), 5000);
 
     onB.close();
-    const alone = await onA.next('presence', (m) => m.viewers.length === 1, 5000);
+    const alone = await onA.nextPresence((m) => m.viewers.length === 1, 5000);
     expect(alone.viewers.map((v) => v.id)).toEqual([ada.id]);
   });
 
@@ -90,27 +90,27 @@ describe.runIf(dialects.includes('postgres'))('presence across processes [postgr
     const first = await watch(a, ada, boardId);
     await watch(b, ada, boardId);
     await watch(b, bo, boardId);
-    const both = await first.next('presence', (m) => m.viewers.length === 2, 5000);
+    const both = await first.nextPresence((m) => m.viewers.length === 2, 5000);
     expect(names(both)).toEqual(['Ada', 'Bo']);
     // Ada's second tab changes nothing: the latest presence still lists the same two.
-    first.messages.length = 0;
+    first.presences.length = 0;
     await watch(b, ada, boardId);
-    const later = await first.quiet('presence', 1000);
-    expect(later.map(names)).not.toContainEqual(['Ada']);
-    expect(names(later.at(-1) ?? both)).toEqual(['Ada', 'Bo']);
+    await first.quiet('presence', 1000);
+    expect(first.presences.map(names)).not.toContainEqual(['Ada']);
+    expect(names(first.presences.at(-1) ?? both)).toEqual(['Ada', 'Bo']);
   });
 
   it('drops the viewers of a process that dies without a goodbye, within the TTL', async () => {
     const { ada, bo, boardId } = await sharedBoard();
     const onA = await watch(a, ada, boardId);
     await watch(b, bo, boardId);
-    await onA.next('presence', (m) => m.viewers.length === 2, 5000);
+    await onA.nextPresence((m) => m.viewers.length === 2, 5000);
 
-    onA.messages.length = 0;
+    onA.presences.length = 0;
     // B goes silent as a SIGKILLed process would: its socket stays open, but it says nothing more.
     await (b.app.hub.remotePresence as PresenceRelay).halt();
     const started = Date.now();
-    const alone = await onA.next('presence', (m) => m.viewers.length === 1, 8000);
+    const alone = await onA.nextPresence((m) => m.viewers.length === 1, 8000);
     expect(alone.viewers.map((v) => v.id)).toEqual([ada.id]);
     // Dropped after the TTL (3 s), not at once: until then B counted as alive.
     expect(Date.now() - started).toBeGreaterThan(1000);

@@ -35,10 +35,15 @@ class SocketClient implements Client {
     this.sendRaw(JSON.stringify(message));
   }
 
-  sendRaw(json: string): void {
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) return this.socket.terminate();
+  sendRaw(json: string, droppable = false): boolean {
+    if (this.socket.readyState !== this.socket.OPEN) return false;
+    if (droppable && this.socket.bufferedAmount > DROPPABLE_BACKLOG_BYTES) return false;
+    if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) {
+      this.socket.terminate();
+      return false;
+    }
     this.socket.send(json);
+    return true;
   }
 
   close(code: number, reason: string): void {

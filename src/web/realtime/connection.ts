@@ -5,6 +5,7 @@ import {
   type ServerMessage,
   type Viewer,
 } from '../../shared/events.js';
+import { applyPresence } from '../../shared/presence.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'offline';
 
@@ -237,8 +238,13 @@ export class RealtimeConnection {
         if (message.boardId !== undefined) this.#boards.get(message.boardId)?.listener.revoked('error');
         return;
       case 'presence':
-        this.#presence.set(message.boardId, message.viewers);
+      case 'presenceChange': {
+        // A change to a list not (yet) received is skipped: the whole list follows every subscribe.
+        const viewers = applyPresence(this.#presence.get(message.boardId), message);
+        if (!viewers || !this.#boards.has(message.boardId)) return;
+        this.#presence.set(message.boardId, viewers);
         return this.#emit(this.#presenceListeners);
+      }
       case 'dashboard':
         return this.#dashboardListeners.forEach((l) => l(message));
       case 'notification':
