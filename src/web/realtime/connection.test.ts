@@ -139,3 +139,43 @@ test('a socket closed because the session ended reconnects at once when still si
   await vi.advanceTimersByTimeAsync(0);
   expect(FakeSocket.all).toHaveLength(2);
 });
+
+test('applies presence changes to the whole list it got first, and ignores a change with no list to apply to', () => {
+  connection = new RealtimeConnection('ws://localhost/api/realtime', () => Promise.resolve(true));
+  connection.subscribe(5, listener());
+  latest().open();
+  const heard = vi.fn();
+  connection.onPresence(heard);
+  const ada = { id: 'a', name: 'Ada', image: null, cardId: null };
+  const bo = { id: 'b', name: 'Bo', image: null, cardId: null };
+  const cy = { id: 'c', name: 'Cy', image: 'https://example.test/cy.png', cardId: null };
+
+  // A change before the whole list (the server sends the list first) has nothing to apply to.
+  latest().receive({ type: 'presenceChange', boardId: 5, viewers: [cy], left: [] });
+  expect(connection.viewers(5)).toEqual([]);
+  expect(heard).not.toHaveBeenCalled();
+
+  latest().receive({ type: 'subscribed', boardId: 5, version: 1 });
+  latest().receive({ type: 'presence', boardId: 5, viewers: [ada, bo] });
+  expect(connection.viewers(5)).toEqual([ada, bo]);
+
+  // Cy joins, Bo opens card 9, Ada leaves: in one change, then another.
+  latest().receive({ type: 'presenceChange', boardId: 5, viewers: [cy, { ...bo, cardId: 9 }], left: ['a'] });
+  expect(connection.viewers(5)).toEqual([{ ...bo, cardId: 9 }, cy]);
+  latest().receive({ type: 'presenceChange', boardId: 5, viewers: [{ ...bo, cardId: null }], left: ['c'] });
+  expect(connection.viewers(5)).toEqual([bo]);
+  expect(heard).toHaveBeenCalledTimes(3);
+
+  // A whole list replaces whatever the changes built.
+  latest().receive({ type: 'presence', boardId: 5, viewers: [cy] });
+  expect(connection.viewers(5)).toEqual([cy]);
+
+  // After a reconnect the list starts again from the next whole one.
+  latest().drop();
+  vi.runOnlyPendingTimers();
+  latest().open();
+  latest().receive({ type: 'presenceChange', boardId: 5, viewers: [ada], left: [] });
+  expect(connection.viewers(5)).toEqual([]);
+  latest().receive({ type: 'presence', boardId: 5, viewers: [ada, cy] });
+  expect(connection.viewers(5)).toEqual([ada, cy]);
+});
