@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import type { ServerMessage, Viewer } from '../../src/shared/events.js';
 import { applyPresence } from '../../src/shared/presence.js';
 import { latencySummary, percentile, type LoadResult } from '../lib/load.js';
+import { processCpuSeconds } from '../lib/machine.js';
 import { check, maxP99, type Scenario } from '../lib/scenario.js';
 
 const MOVES = 100;
@@ -19,6 +20,8 @@ interface Joined {
   presence: Array<{ viewers: Viewer[] | undefined; messages: number }>;
   /** From the first connection opened to the last `subscribed` received. */
   seconds: number;
+  /** The server's CPU seconds meanwhile (steadier than the wall time on a shared machine). */
+  serverCpu: number;
 }
 
 interface FanoutSeed {
@@ -28,7 +31,7 @@ interface FanoutSeed {
   viewers: WebSocket[];
   presence: Joined['presence'];
   /** Join times: the small audience's (after a warm-up), and the full one's. */
-  join: { small: number; smallSeconds: number; seconds: number };
+  join: { small: number; smallSeconds: number; seconds: number; smallCpu: number; cpu: number };
   /** For each viewer, the arrival times (ms, monotonic) of card.moved events in order. */
   arrivals: number[][];
   /** The moment each move's API request was sent, and its response arrived. */
@@ -52,13 +55,14 @@ export const fanout: Scenario<FanoutSeed> = {
   defaults: { connections: 1000, seconds: 60 },
   budgets: [maxP99(100)],
 
-  async seed({ api, baseUrl, connections, log }) {
+  async seed({ api, baseUrl, connections, log, serverPid }) {
     const boardId = await api.createBoard('Bench fanout');
     const areas: [number, number] = [await api.createArea(boardId, 'Left'), await api.createArea(boardId, 'Right')];
     const cardIds = await api.createCards(areas[0], CARDS, 'Card');
     const url = baseUrl.replace(/^http/, 'ws') + '/api/realtime';
     const join = async (count: number): Promise<Joined> => {
-      const joined: Joined = { sockets: [], arrivals: [], presence: [], seconds: 0 };
+      const joined: Joined = { sockets: [], arrivals: [], presence: [], seconds: 0, serverCpu: 0 };
+      const cpuBefore = processCpuSeconds(serverPid) ?? 0;
       const started = performance.now();
       // JOIN_BATCH at a time: each batch connects and subscribes, the next starts once all of it is subscribed.
       for (let start = 0; start < count; start += JOIN_BATCH) {
@@ -86,6 +90,7 @@ export const fanout: Scenario<FanoutSeed> = {
         await Promise.all(batch);
       }
       joined.seconds = (performance.now() - started) / 1000;
+      joined.serverCpu = (processCpuSeconds(serverPid) ?? 0) - cpuBefore;
       return joined;
     };
     const leave = async (joined: Joined) => {
@@ -103,10 +108,14 @@ export const fanout: Scenario<FanoutSeed> = {
     await leave(await join(JOIN_BATCH));
     const small = Math.min(SMALL_AUDIENCE, connections);
     const first = await join(small);
-    log(`${small} viewers subscribed in ${first.seconds.toFixed(2)} s (${JOIN_BATCH} at a time)`);
+    log(
+      `${small} viewers subscribed in ${first.seconds.toFixed(2)} s (${JOIN_BATCH} at a time; server CPU ${first.serverCpu.toFixed(2)} s)`,
+    );
     await leave(first);
     const all = await join(connections);
-    log(`${connections} viewers subscribed in ${all.seconds.toFixed(2)} s (${JOIN_BATCH} at a time)`);
+    log(
+      `${connections} viewers subscribed in ${all.seconds.toFixed(2)} s (${JOIN_BATCH} at a time; server CPU ${all.serverCpu.toFixed(2)} s)`,
+    );
     // Presence settles within a flush or two after the last join.
     await new Promise((r) => setTimeout(r, 1000));
     const { sockets: viewers, arrivals, presence } = all;
@@ -117,7 +126,7 @@ export const fanout: Scenario<FanoutSeed> = {
       viewers,
       arrivals,
       presence,
-      join: { small, smallSeconds: first.seconds, seconds: all.seconds },
+      join: { small, smallSeconds: first.seconds, seconds: all.seconds, smallCpu: first.serverCpu, cpu: all.serverCpu },
       sent: [],
       answered: [],
     };
@@ -177,7 +186,7 @@ export const fanout: Scenario<FanoutSeed> = {
   verify({ connections }, seed, result) {
     const expected = connections * MOVES;
     const complete = seed.arrivals.filter((a) => a.length === MOVES).length;
-    const { small, smallSeconds, seconds } = seed.join;
+    const { small, smallSeconds, seconds, smallCpu, cpu } = seed.join;
     const ratio = seconds / smallSeconds;
     const scaled = (connections / small) * smallSeconds;
     const presenceMessages = seed.presence.reduce((sum, p) => sum + p.messages, 0);
@@ -187,7 +196,7 @@ export const fanout: Scenario<FanoutSeed> = {
       check(
         `${connections} viewers joined ${JOIN_BATCH} at a time`,
         true,
-        `${seconds.toFixed(2)} s; ${small} viewers ${smallSeconds.toFixed(2)} s: ${ratio.toFixed(2)} × (linear would be ${(connections / small).toFixed(1)} ×, ${scaled.toFixed(2)} s; budget ≤ ${JOIN_RATIO_BUDGET} × → ${ratio <= JOIN_RATIO_BUDGET ? 'PASS' : 'MISS'}); ${(seconds / connections) * 1000 < 1 ? ((seconds / connections) * 1e6).toFixed(0) + ' µs' : ((seconds / connections) * 1000).toFixed(2) + ' ms'} per viewer; ${presenceMessages} presence messages to the ${connections} (${(presenceMessages / connections).toFixed(2)} each)`,
+        `${seconds.toFixed(2)} s; ${small} viewers ${smallSeconds.toFixed(2)} s: ${ratio.toFixed(2)} × (linear would be ${(connections / small).toFixed(1)} ×, ${scaled.toFixed(2)} s; budget ≤ ${JOIN_RATIO_BUDGET} × → ${ratio <= JOIN_RATIO_BUDGET ? 'PASS' : 'MISS'}); ${(seconds / connections) * 1000 < 1 ? ((seconds / connections) * 1e6).toFixed(0) + ' µs' : ((seconds / connections) * 1000).toFixed(2) + ' ms'} per viewer; server CPU ${cpu.toFixed(2)} s against ${smallCpu.toFixed(2)} s (${(cpu / smallCpu).toFixed(2)} ×); ${presenceMessages} presence messages to the ${connections} (${(presenceMessages / connections).toFixed(2)} each)`,
       ),
       check(
         'every viewer ends with the right presence list',

@@ -40,7 +40,8 @@ export interface PresenceRelay extends RemotePresence {
 
 /**
  * Presence across processes on PostgreSQL: every process announces its own
- * viewers of each board over NOTIFY on the process's listening connection
+ * viewers of each board (at the hub's presence flush: once per board per
+ * interval at most, however many join) over NOTIFY on the process's listening connection
  * (one connection, so its messages arrive in the order sent) and keeps the
  * others' per process.
  * A process that stops announcing (killed, cut off) is forgotten after the
