@@ -192,12 +192,12 @@ eachDialect(
       const card = await createArea(t, owner, board.id, 'B').then(() => createCard(t, owner, areas.A!.id, 'c'));
       const ada = await watch(owner, board.id);
       const bo = await watch(member, board.id);
-      const both = await ada.viewer.nextPresence((m) => m.viewers.length === 2);
+      const both = await ada.viewer.nextPresence((m) => m.viewers.length === 2, 5000);
       expect(both.viewers.map((v) => v.name).sort()).toEqual(['Ada', 'Bo']);
       bo.viewer.send({ type: 'presence', boardId: board.id, cardId: card.id });
-      await ada.viewer.nextPresence((m) => m.viewers.some((v) => v.id === member.id && v.cardId === card.id));
+      await ada.viewer.nextPresence((m) => m.viewers.some((v) => v.id === member.id && v.cardId === card.id), 5000);
       bo.viewer.close();
-      const alone = await ada.viewer.nextPresence((m) => m.viewers.length === 1, 2000);
+      const alone = await ada.viewer.nextPresence((m) => m.viewers.length === 1, 5000);
       expect(alone.viewers[0]!.id).toBe(owner.id);
     });
 
