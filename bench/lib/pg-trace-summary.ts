@@ -16,7 +16,7 @@ export function summariseTrace(file: string, window: { startUs: number; endUs: n
   const trace = JSON.parse(readFileSync(file, 'utf8')) as TraceFile;
   const inside = (t: number) => t >= window.startUs && t <= window.endUs;
   const commits = trace.commits.filter(([t]) => inside(t));
-  const statements: Record<Kind, number> = { wait: 0, ahead: 0, settle: 0, free: 0 };
+  const statements: Record<Kind, number> = { wait: 0, ahead: 0, later: 0, settle: 0, free: 0 };
   const perText = new Map<number, { calls: number; kind: Kind; waitedUs: number; waited: number }>();
   for (const [t, id, kind, us] of trace.statements) {
     if (!inside(t)) continue;
@@ -50,10 +50,10 @@ export function summariseTrace(file: string, window: { startUs: number; endUs: n
 export function formatTrace(s: TraceSummary): string {
   const per = (n: number, d: number) => (d > 0 ? (n / d).toFixed(2) : '-');
   const trips = s.statements.wait + s.statements.settle;
-  const sent = s.statements.wait + s.statements.ahead + s.statements.settle;
+  const sent = s.statements.wait + s.statements.ahead + s.statements.later;
   const lines = [
     `PostgreSQL round trips (bench/lib/pg-trace.ts, load window): ${s.writes} writes in ${s.batches} batches (${per(s.writes, s.batches)} writes a batch)`,
-    `  statements sent        ${sent}: ${per(sent, s.writes)} per write, ${per(sent, s.batches)} per batch (${s.statements.ahead} went ahead)`,
+    `  statements sent        ${sent}: ${per(sent, s.writes)} per write, ${per(sent, s.batches)} per batch (${s.statements.ahead} went ahead, ${s.statements.later} answered later)`,
     `  round trips waited for ${trips}: ${per(trips, s.writes)} per write, ${per(trips, s.batches)} per batch (${s.statements.settle} of them settles)`,
     `  writes to the socket   ${s.socketWrites}: ${per(s.socketWrites, s.writes)} per write, ${per(s.socketWrites, s.batches)} per batch`,
     '  calls  per write  kind    answer (mean)  statement',

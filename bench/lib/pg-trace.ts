@@ -11,7 +11,7 @@
  * a shared machine's server is not; this counts the same calls from our side.
  */
 import { writeFileSync } from 'node:fs';
-import { AHEAD, SETTLE } from '../../src/server/db/ahead.js';
+import { AHEAD, LATER, SETTLE } from '../../src/server/db/ahead.js';
 import { PreparingClient } from '../../src/server/db/dialects/pg-prepared.js';
 import { observeBatches, observeCommits } from '../../src/server/events/group-commit.js';
 
@@ -28,8 +28,12 @@ export interface TraceFile {
   commits: Array<[number, number]>;
 }
 
-/** `wait`: a round trip; `ahead`: sent without waiting; `settle`: waited for what went ahead (a round trip); `free`: answered at once. */
-export type Kind = 'wait' | 'ahead' | 'settle' | 'free';
+/**
+ * `wait`: a round trip; `ahead`: sent without waiting; `later`: sent without
+ * waiting, its answer read later; `settle`: waited for what went ahead (a
+ * round trip); `free`: answered at once.
+ */
+export type Kind = 'wait' | 'ahead' | 'later' | 'settle' | 'free';
 
 const file = process.env.BENCH_PG_TRACE;
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -71,7 +75,15 @@ if (file) {
     }
     if (Array.isArray(args[1])) trace.texts[id]!.values = args[1] as unknown[];
     const kind: Kind =
-      raw === SETTLE ? (this.ahead ? 'settle' : 'free') : raw.endsWith(AHEAD) || /^begin$/i.test(raw) ? 'ahead' : 'wait';
+      raw === SETTLE
+        ? this.ahead
+          ? 'settle'
+          : 'free'
+        : raw.endsWith(AHEAD) || /^begin$/i.test(raw)
+          ? 'ahead'
+          : raw.endsWith(LATER)
+            ? 'later'
+            : 'wait';
     const started = nowUs();
     const result = original.apply(this, args);
     const entry: [number, number, Kind, number] = [started, id, kind, -1];
