@@ -7,7 +7,7 @@
  * 0 measured (budgets are reported, not enforced), 1 a verification failed,
  * 2 the run itself failed (bad arguments, server did not start, seeding failed).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,7 @@ import { budgetsFor, type Check, type ScenarioContext } from './lib/scenario.js'
 import { PROJECT_ROOT, startServer, type RunningServer, type ServerExit } from './lib/server.js';
 import { scenarios } from './scenarios/index.js';
 
-const USAGE = `usage: npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep] [--built] [--trace-pg]
+const USAGE = `usage: npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep] [--built] [--trace-pg] [--json FILE]
 scenarios:
 ${Object.values(scenarios)
   .map((s) => `  ${s.name.padEnd(8)} ${s.summary} (${s.defaults.connections} connections, ${s.defaults.seconds} s)`)
@@ -30,6 +30,7 @@ ${Object.values(scenarios)
 --profile runs the server with --cpu-prof and prints the top self-time functions (of the load window)
 --keep leaves DATA_DIR (and the PostgreSQL database) in place for inspection
 --trace-pg (PostgreSQL) counts the statements and round trips of the server's pool and explains each statement (bench/lib/pg-trace.ts)
+--json FILE also writes the run's figures there (bench/ratios.ts reads them)
 --built runs the built server (node dist/server/main.js, as npm start does) from the dist that is there: npm run build first`;
 
 class UsageError extends Error {}
@@ -45,6 +46,7 @@ function parse() {
       keep: { type: 'boolean', default: false },
       built: { type: 'boolean', default: false },
       'trace-pg': { type: 'boolean', default: false },
+      json: { type: 'string' },
       'profile-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -72,6 +74,7 @@ function parse() {
     keep: values.keep,
     built: values.built,
     tracePg: values['trace-pg'],
+    json: values.json,
     profileDir:
       values.profile || values['profile-dir']
         ? path.resolve(values['profile-dir'] ?? tempDir('tavla-bench-profile-'))
@@ -101,7 +104,7 @@ async function main(): Promise<number> {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
-  const { scenario, db, seconds, connections, profileDir, keep, built, tracePg } = options;
+  const { scenario, db, seconds, connections, profileDir, keep, built, tracePg, json } = options;
   if (tracePg && (db !== 'postgres' || built)) {
     console.error(
       `--trace-pg counts PostgreSQL's statements of the server run from its sources: --db postgres, no --built\n${USAGE}`,
@@ -223,6 +226,17 @@ async function main(): Promise<number> {
       const trace = summariseTrace(pgTrace, result.window);
       console.log(`\n${formatTrace(trace)}`);
       console.log(`\n${await explainTrace(database.url, trace)}`);
+    }
+    if (json) {
+      const figures = {
+        scenario: scenario.name,
+        db: database.kind,
+        result: { ...result, window: undefined },
+        peakRssKb: exit.peakRssKb,
+        verified: checks.every((c) => c.ok),
+        load: os.loadavg(),
+      };
+      writeFileSync(json, JSON.stringify(figures, null, 2));
     }
     const observation = await watching;
     if (observation) console.log(`\n${formatObservation(observation)}`);
