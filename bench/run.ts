@@ -7,7 +7,7 @@
  * 0 measured (budgets are reported, not enforced), 1 a verification failed,
  * 2 the run itself failed (bad arguments, server did not start, seeding failed).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,12 +15,13 @@ import { Api, ApiError } from './lib/api.js';
 import { createBenchDatabase, type BenchDatabase, type DbKind } from './lib/database.js';
 import { machineBusySeconds, processTable, topConsumers } from './lib/machine.js';
 import { formatProfile, profilesIn, summariseProfile } from './lib/profile.js';
+import { explainTrace, formatTrace, summariseTrace } from './lib/pg-trace-summary.js';
 import { formatObservation, formatReport, judge } from './lib/report.js';
 import { budgetsFor, type Check, type ScenarioContext } from './lib/scenario.js';
 import { PROJECT_ROOT, startServer, type RunningServer, type ServerExit } from './lib/server.js';
 import { scenarios } from './scenarios/index.js';
 
-const USAGE = `usage: npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep] [--built]
+const USAGE = `usage: npm run bench -- <scenario> [--db sqlite|postgres] [--seconds N] [--connections N] [--profile [--profile-dir DIR]] [--keep] [--built] [--trace-pg] [--json FILE]
 scenarios:
 ${Object.values(scenarios)
   .map((s) => `  ${s.name.padEnd(8)} ${s.summary} (${s.defaults.connections} connections, ${s.defaults.seconds} s)`)
@@ -28,6 +29,8 @@ ${Object.values(scenarios)
 --db postgres creates a fresh database on BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres
 --profile runs the server with --cpu-prof and prints the top self-time functions (of the load window)
 --keep leaves DATA_DIR (and the PostgreSQL database) in place for inspection
+--trace-pg (PostgreSQL) counts the statements and round trips of the server's pool and explains each statement (bench/lib/pg-trace.ts)
+--json FILE also writes the run's figures there (bench/ratios.ts reads them)
 --built runs the built server (node dist/server/main.js, as npm start does) from the dist that is there: npm run build first`;
 
 class UsageError extends Error {}
@@ -42,6 +45,8 @@ function parse() {
       profile: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       built: { type: 'boolean', default: false },
+      'trace-pg': { type: 'boolean', default: false },
+      json: { type: 'string' },
       'profile-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -68,6 +73,8 @@ function parse() {
     connections: count('connections', values.connections, scenario.defaults.connections, 1000),
     keep: values.keep,
     built: values.built,
+    tracePg: values['trace-pg'],
+    json: values.json,
     profileDir:
       values.profile || values['profile-dir']
         ? path.resolve(values['profile-dir'] ?? tempDir('tavla-bench-profile-'))
@@ -97,7 +104,13 @@ async function main(): Promise<number> {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
   }
-  const { scenario, db, seconds, connections, profileDir, keep, built } = options;
+  const { scenario, db, seconds, connections, profileDir, keep, built, tracePg, json } = options;
+  if (tracePg && (db !== 'postgres' || built)) {
+    console.error(
+      `--trace-pg counts PostgreSQL's statements of the server run from its sources: --db postgres, no --built\n${USAGE}`,
+    );
+    return 2;
+  }
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 
   const dataDir = tempDir('tavla-bench-');
@@ -131,7 +144,8 @@ async function main(): Promise<number> {
   try {
     database = await createBenchDatabase(db, dataDir);
     log(`database: ${database.label}`);
-    server = await startServer({ dataDir, databaseUrl: database.url, profileDir, built });
+    const pgTrace = tracePg ? path.join(dataDir, 'pg-trace.json') : undefined;
+    server = await startServer({ dataDir, databaseUrl: database.url, profileDir, built, pgTrace });
     log(`server pid ${server.pid} at ${server.baseUrl} (${server.command})`);
 
     const api = new Api(server.baseUrl);
@@ -208,6 +222,22 @@ async function main(): Promise<number> {
       }),
     );
 
+    if (pgTrace && database.url) {
+      const trace = summariseTrace(pgTrace, result.window);
+      console.log(`\n${formatTrace(trace)}`);
+      console.log(`\n${await explainTrace(database.url, trace)}`);
+    }
+    if (json) {
+      const figures = {
+        scenario: scenario.name,
+        db: database.kind,
+        result: { ...result, window: undefined },
+        peakRssKb: exit.peakRssKb,
+        verified: checks.every((c) => c.ok),
+        load: os.loadavg(),
+      };
+      writeFileSync(json, JSON.stringify(figures, null, 2));
+    }
     const observation = await watching;
     if (observation) console.log(`\n${formatObservation(observation)}`);
     if (profileDir) {

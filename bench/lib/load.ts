@@ -39,6 +39,8 @@ export interface LoadResult {
   timeouts: number;
   /** When the load ran, on the monotonic clock in µs (the clock V8 CPU profiles use on Linux). */
   window: { startUs: number; endUs: number };
+  /** A scenario's own figures beside the load's (printed with the report, kept in `--json`). */
+  extra?: Record<string, number>;
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);

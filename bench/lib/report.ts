@@ -8,7 +8,7 @@ const cpu = (seconds: number | null, over: number) =>
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const value = (n: number, unit: Budget['unit']) =>
-  unit === 'ms' ? ms(n) : unit === 'MiB' ? `${n.toFixed(1)} MiB` : `${int(n)} ${unit}`;
+  unit === 'ms' ? ms(n) : unit === 'MiB' ? `${n.toFixed(1)} MiB` : unit === '×' ? `${n.toFixed(2)}×` : `${int(n)} ${unit}`;
 
 export interface BudgetVerdict {
   budget: Budget;
@@ -70,6 +70,7 @@ export function formatReport(r: Report): string {
     `total requests     ${int(result.total)}   (${codes || 'none'})`,
     `non-2xx            ${int(result.non2xx)}`,
     `errors / timeouts  ${int(result.errors)} / ${int(result.timeouts)}`,
+    ...Object.entries(result.extra ?? {}).map(([name, n]) => `${name.padEnd(18)} ${Number.isInteger(n) ? int(n) : n.toFixed(2)}`),
     `server peak RSS    ${r.peakRssKb === null ? 'n/a' : `${(r.peakRssKb / 1024).toFixed(1)} MB`}`,
     `CPU during load    server ${cpu(r.cpu.server, result.seconds)}` +
       (r.db === 'postgres' ? `, PostgreSQL backends ${cpu(r.cpu.database, result.seconds)}` : '') +

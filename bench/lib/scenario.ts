@@ -9,7 +9,7 @@ export interface Budget {
   /** `min`: the measure must be at least `limit`; `max`: strictly below it. */
   kind: 'min' | 'max';
   limit: number;
-  unit: 'req/s' | 'ms' | 'MiB';
+  unit: 'req/s' | 'ms' | 'MiB' | '×';
   measure(result: LoadResult): number;
 }
 

@@ -40,6 +40,8 @@ export interface ServerOptions {
    * there: build it first (`npm run build`).
    */
   built?: boolean;
+  /** Bench only: a file for bench/lib/pg-trace.ts to count the pool's statements into (sources only). */
+  pgTrace?: string | undefined;
   /** How long to wait for `GET /api/health` to answer 200. */
   startTimeoutMs?: number;
 }
@@ -81,7 +83,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   Object.assign(env, { SOCKETS_PER_ADDRESS: '100000', SOCKETS_PER_ACCOUNT: '100000', SOCKETS_PER_PUBLIC_LINK: '100000' });
   if (options.databaseUrl !== undefined) env.DATABASE_URL = options.databaseUrl;
 
-  const entry = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  if (options.pgTrace) env.BENCH_PG_TRACE = options.pgTrace;
+  const trace = options.pgTrace ? ['--import', './bench/lib/pg-trace.ts'] : [];
+  const entry = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', ...trace, 'src/server/main.ts'];
   if (options.built && !existsSync(path.join(PROJECT_ROOT, entry[0]!))) {
     throw new Error(`--built needs ${entry[0]}: run npm run build first`);
   }

@@ -160,6 +160,7 @@ export const idle: Scenario<IdleSeed> = {
       window: { startUs, endUs },
     };
     figures.set(result, { afterStart, afterRequests, answers });
+    result.extra = { 'idle RSS MiB': afterRequests.rss.total / 1024 };
     return result;
   },
 

@@ -1,8 +1,10 @@
 import type { Scenario } from '../lib/scenario.js';
+import { ceiling } from './ceiling.js';
 import { create } from './create.js';
 import { exportScenario } from './export.js';
 import { fanout } from './fanout.js';
 import { idle } from './idle.js';
+import { mixed } from './mixed.js';
 import { move } from './move.js';
 import { paint } from './paint.js';
 import { read } from './read.js';
@@ -20,4 +22,6 @@ export const scenarios: Record<string, Scenario<unknown>> = {
   scaleout,
   idle,
   paint,
+  ceiling,
+  mixed,
 };

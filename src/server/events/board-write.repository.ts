@@ -1,6 +1,6 @@
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { BoardEvent } from '../../shared/events.js';
-import { ahead } from '../db/ahead.js';
+import { ahead, later } from '../db/ahead.js';
 import type { Db } from '../db/database.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import { hotQuery } from '../db/hot-query.js';
@@ -12,13 +12,26 @@ import type { BoardRow } from '../db/schema.js';
  * that moving the statements here costs no await of its own.
  */
 
-/** The batch's lock on the board: taken once, it serialises the board's writers across processes. */
-export const lockBoard = hotQuery((db: Db, boardId: number) =>
-  // Nobody reads the answer: it goes ahead of the first write's statement (db/ahead.ts), which waits for the lock.
-  dialectOf(db)
-    .lockForUpdate(db.selectFrom('boards').select('id').where('id', '=', boardId))
-    .modifyEnd(ahead),
-);
+/**
+ * The batch's lock on the board: taken once, it serialises the board's
+ * writers across processes. It also reads, under the lock, the column `hook`
+ * gives (the board's active webhooks): the caller sends it without waiting
+ * and reads the answer at the batch's end, long arrived by then (the first
+ * write's access check waits behind it), so the end of the batch needs no
+ * round trip of its own to know whether deliveries are due.
+ */
+export function boardLock(
+  hook: () => { read: (dialect: Dialect) => RawBuilder<string> } | undefined,
+): (db: Db, boardId: number) => Promise<Array<{ id: number; hooked?: string }>> {
+  return hotQuery((db: Db, boardId: number): Compilable<{ id: number; hooked?: string }> => {
+    const dialect = dialectOf(db);
+    const board = db.selectFrom('boards').where('id', '=', boardId);
+    const hooked = hook();
+    return dialect
+      .lockForUpdate(hooked ? board.select(['id', hooked.read(dialect).as('hooked')]) : board.select('id'))
+      .modifyEnd(later);
+  });
+}
 
 /** The board's stored row, without any caller's access (the service's own writes). */
 export function storedBoard(trx: Db, boardId: number): Promise<BoardRow | undefined> {
@@ -60,6 +73,19 @@ export function insertEventRows(trx: Db, events: readonly BoardEvent[]): Promise
       // Ahead of the next statement (the deliveries, or the COMMIT), whose answer carries its error (a torn history's duplicate version).
       .modifyEnd(ahead)
       .execute()
+  );
+}
+
+/** A batch's event rows as JSON, for `Dialect.storeBatch`. */
+export function eventRowsJson(events: readonly BoardEvent[]): string {
+  return JSON.stringify(
+    events.map((e) => ({
+      version: e.version,
+      name: e.name,
+      data: JSON.stringify(e.data),
+      actorId: e.actor?.id ?? null,
+      createdAt: e.createdAt,
+    })),
   );
 }
 

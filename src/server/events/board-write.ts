@@ -8,8 +8,8 @@ import type { BoardRow } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { unarchivedBoard } from '../access/archived.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
-import { announce as notifyAll, BOARD_VERSIONS } from '../db/channels.js';
-import { insertEventRows, lockBoard, storedBoard, versionBump } from './board-write.repository.js';
+import { announce as notifyAll, BOARD_VERSIONS, type BoardVersion } from '../db/channels.js';
+import { boardLock, eventRowsJson, insertEventRows, storedBoard, versionBump } from './board-write.repository.js';
 import { GroupCommit, type Queued } from './group-commit.js';
 import { currentWriteRecord, type WriteRecord } from './write-record.js';
 
@@ -66,6 +66,8 @@ interface BatchState {
   writes: BoardEvent[][];
   /** `WriteScope.remember`'s answers, forgotten when a write may have changed them. */
   memo: Map<string, Promise<unknown>>;
+  /** The batch's board lock, with the events-stored hook's column read under it (awaited at the end of the batch). */
+  locked: { boardId: number; answer: Promise<Array<{ hooked?: string }>> };
 }
 
 /** Events that leave the board row and its members as they were: after others, `remember` reads again. */
@@ -86,12 +88,14 @@ function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>
     const created: GroupCommit<BatchState> = new GroupCommit<BatchState>(
       db,
       {
-        begin: async (trx) => {
-          await lockBoard(trx, boardId);
-          return { boards: new Map(), writes: [], memo: new Map() };
+        begin: (trx) => {
+          // Not waited for: the first write's statements follow it at once (its answer is read by `finish`).
+          const answer = lockWithHook(trx, boardId);
+          answer.catch(() => undefined); // a failed lock fails what follows it, and `finish` throws its error
+          return Promise.resolve({ boards: new Map(), writes: [], memo: new Map(), locked: { boardId, answer } });
         },
         finish: async (trx, state) => {
-          for (const [id, { events }] of state.boards) if (events.length > 0) await storeEvents(trx, id, events);
+          for (const [id, { events }] of state.boards) if (events.length > 0) await storeEvents(trx, id, events, state.locked);
         },
         committed: (state) => {
           for (const events of state.writes) {
@@ -302,12 +306,33 @@ function recordFor():
 
 /**
  * Stores a batch's events of one board: one notification to the other
- * processes, one version bump (which also reads the events-stored hook's
- * column: the board's webhooks), one insert, and the hook's work (deliveries,
- * only if a webhook wants them).
+ * processes, one version bump, the event rows, and the events-stored hook's
+ * work (deliveries, only if a webhook wants them). On PostgreSQL the first
+ * three are one statement sent ahead of the COMMIT, and the hook's column
+ * (the board's webhooks) was read with the batch's lock: no round trip
+ * unless deliveries are due. Elsewhere (SQLite, whose statements cost no
+ * round trip) one statement each, the bump reading the hook's column.
  */
-async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[]): Promise<void> {
+async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[], locked: BatchState['locked']): Promise<void> {
   const last = events[events.length - 1]!.version;
+  if (locked.boardId === boardId) {
+    const [lock] = await locked.answer;
+    const stored = await dialectOf(trx).storeBatch(trx, {
+      boardId,
+      count: events.length,
+      last,
+      events: eventRowsJson(events),
+      channel: BOARD_VERSIONS.name,
+      payload: versionPayload(boardId, last, events),
+    });
+    if (stored) {
+      // The board was there under the lock; removed within the batch, it keeps no rows (nor deliveries).
+      if (lock && eventsStored && lock.hooked !== undefined && !events.some((e) => e.name === 'board.deleted')) {
+        await eventsStored.store(trx, boardId, events, lock.hooked);
+      }
+      return;
+    }
+  }
   // Goes ahead of the bump (it is delivered at the commit, or never): the bump's answer carries its error.
   await announce(trx, boardId, last, events);
   const bumped = await bumpVersion(trx, events.length, boardId);
@@ -319,19 +344,21 @@ async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent
   if (bumped[0]) await insertEvents(trx, boardId, events, bumped[0].hooked);
 }
 
+/** The batch's lock on its board, reading the events-stored hook's column under it. */
+const lockWithHook = boardLock(() => eventsStored);
+
 /** Raises the board's version; answers the new one and the events-stored hook's column (under the board's lock). */
 const bumpVersion = versionBump(() => eventsStored);
 
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
+  await notifyAll(dialectOf(trx), trx, BOARD_VERSIONS, versionPayload(boardId, version, events), true);
+}
+
+/** What `BOARD_VERSIONS` announces for a board's stored events. */
+function versionPayload(boardId: number, version: number, events: readonly BoardEvent[]): BoardVersion {
   const deleted = events.find((e) => e.name === 'board.deleted');
-  await notifyAll(
-    dialectOf(trx),
-    trx,
-    BOARD_VERSIONS,
-    { boardId, version, ...(deleted ? { deleted: { ...deleted } } : {}) },
-    true,
-  );
+  return { boardId, version, ...(deleted ? { deleted: { ...deleted } } : {}) };
 }
 
 async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], hooked: string | undefined): Promise<void> {

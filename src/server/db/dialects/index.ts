@@ -58,6 +58,17 @@ export interface Dialect {
   settle(trx: Db): Promise<void>;
 
   /**
+   * A batch's version bump, event rows and announcement (group commit,
+   * events/board-write.ts) as one statement sent ahead of the COMMIT, whose
+   * answer carries its error; the insert fails (and the transaction with it)
+   * if the bumped version is not `last` (a torn history). A board that is
+   * gone bumps and keeps nothing; the announcement still goes. Answers false
+   * where each statement costs no round trip (SQLite): the caller then runs
+   * them one by one.
+   */
+  storeBatch(trx: Db, batch: StoredBatch): Promise<boolean>;
+
+  /**
    * Announces `payload` on `channel` to every process's listener once the
    * transaction of `db` commits (at once outside one). Answers whether
    * listeners will hear it: false on SQLite, which serves one process that
@@ -92,6 +103,19 @@ export interface Dialect {
   dump(db: Db, write: (text: string) => Promise<void>, meta: { serviceVersion: string; exportedAt: string }): Promise<void>;
   /** The database a restore writes into. */
   restoreTarget(url: string): Promise<Target>;
+}
+
+/** What `Dialect.storeBatch` stores. */
+export interface StoredBatch {
+  boardId: number;
+  /** How many events: the version rises by as many. */
+  count: number;
+  /** The version the last event took. */
+  last: number;
+  /** The event rows as a JSON array of `{version, name, data, actorId, createdAt}` (`data` as JSON text). */
+  events: string;
+  channel: string;
+  payload: object;
 }
 
 /** A select of any tables: the dialects' helpers work on whatever query the caller built. */

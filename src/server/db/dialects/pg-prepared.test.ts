@@ -1,7 +1,7 @@
 import type net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AHEAD, SETTLE } from '../ahead.js';
+import { AHEAD, LATER, SETTLE } from '../ahead.js';
 import { PreparingClient } from './pg-prepared.js';
 
 const server = process.env.TEST_DATABASE_URL;
@@ -80,6 +80,27 @@ describe.skipIf(!server)('the PostgreSQL pool client', () => {
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
+  });
+
+  it('holds a statement answered later until the next that waits, and answers it with its own rows and the error before it', async () => {
+    const socket = client.connection.stream as net.Socket;
+    const spies = [vi.spyOn(socket, '_write'), vi.spyOn(socket, '_writev')];
+    const writes = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    try {
+      await client.query('begin');
+      const later = client.query<{ n: number }>(`select $1::int as n${LATER}`, [4]);
+      expect(writes()).toBe(0);
+      expect((await client.query<{ n: number }>('select $1::int as n', [5])).rows).toEqual([{ n: 5 }]);
+      expect(writes()).toBe(1);
+      expect((await later).rows).toEqual([{ n: 4 }]);
+      await client.query('commit');
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    await client.query('begin');
+    await client.query(`select $1::int${AHEAD}`, ['not a number']);
+    await expect(client.query(`select 1 as n${LATER}`)).rejects.toThrow(/invalid input syntax for type integer/);
+    await client.query('rollback');
   });
 
   it('undoes one write alone: a statement sent ahead with parameters stays, a failed one after the next savepoint goes', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { AHEAD, SETTLE } from '../ahead.js';
+import { AHEAD, LATER, SETTLE } from '../ahead.js';
 
 /** Statements one connection keeps prepared at most; past that, new texts go unprepared (bounded server memory). */
 const MAX_PER_CONNECTION = 300;
@@ -37,6 +37,8 @@ function nameOf(text: string): string {
  *   savepoint per write, and announces and stores its events, and nobody
  *   reads the answers. Should one fail after all, the statement behind it
  *   fails with that error; in a transaction one always follows.
+ * - Statements ending in `LATER` are held as those sent ahead are, but
+ *   answer with their own answer (their caller reads it later).
  * - `SETTLE` is answered here, never sent: it waits for what went ahead.
  */
 export class PreparingClient extends pg.Client {
@@ -64,7 +66,9 @@ export class PreparingClient extends pg.Client {
     }
     // `SETTLE` (db/ahead.ts) is answered here, never sent: like any statement, once what went ahead has answered.
     const answer = text === SETTLE ? Promise.resolve(answered('SETTLE')) : this.#send(args);
-    this.#release();
+    // `LATER` (db/ahead.ts): its caller does not wait for it now, so it leaves with the next statement that waits.
+    if (typeof text === 'string' && text.endsWith(LATER)) this.#hold();
+    else this.#release();
     const ahead = this.ahead;
     if (!ahead || !(answer instanceof Promise)) return answer as never;
     this.ahead = null;

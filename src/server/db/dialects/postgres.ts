@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { AHEAD, SETTLE, ahead } from '../ahead.js';
+import { hotQuery } from '../hot-query.js';
 import type { Db } from '../database.js';
 import { dumpPostgres } from '../dump/dump-postgres.js';
 import { postgresRestoreTarget } from '../dump/restore-target.js';
@@ -47,6 +48,19 @@ export const postgres: Dialect = {
       .execute(trx)
       .then(() => undefined),
 
+  async storeBatch(trx, batch) {
+    await storeBatchInOne(
+      trx,
+      batch.boardId,
+      batch.count,
+      batch.last,
+      batch.events,
+      batch.channel,
+      JSON.stringify(batch.payload),
+    );
+    return true;
+  },
+
   async notify(db, channel, payload, inTransaction = false) {
     await sql`select pg_notify(${channel}, ${JSON.stringify(payload)})${inTransaction ? ahead : sql``}`.execute(db);
     return true;
@@ -92,6 +106,25 @@ export const postgres: Dialect = {
   dump: dumpPostgres,
   restoreTarget: postgresRestoreTarget,
 };
+
+/**
+ * `storeBatch`'s statement: the version bump, the event rows (read from JSON)
+ * and the announcement, sent ahead. On a torn history the `case` casts a
+ * message to an integer: the insert fails with it.
+ */
+const storeBatchInOne = hotQuery(
+  (db: Db, boardId: number, count: number, last: number, events: string, channel: string, payload: string) => sql`
+    with b as (update boards set version = version + ${count} where id = ${boardId} returning version),
+    e as (
+      insert into board_events ("boardId", version, name, data, "actorId", "createdAt")
+      select case when b.version = ${last} then ${boardId}
+          else cast('torn history: board ' || ${boardId} || ' is at version ' || b.version || ', its events end at ' || ${last} as integer) end,
+        x.version, x.name, x.data, x."actorId", x."createdAt"
+      from b, json_to_recordset(cast(${events} as json))
+        as x(version integer, name text, data text, "actorId" text, "createdAt" timestamptz)
+    )
+    select pg_notify(${channel}, ${payload})${ahead}`,
+);
 
 /**
  * A read-only REPEATABLE READ transaction on a connection of a pool of its

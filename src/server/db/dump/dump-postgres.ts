@@ -56,7 +56,8 @@ const run = async <T>(db: Db, query: RawBuilder<T>): Promise<T[]> => (await quer
  * rows, read `BATCH` at a time by primary key and written as text literals
  * (exact for every type); then the sequences are set where they stood, and
  * the indexes and foreign keys are added (after the rows, so load order does
- * not matter and the keys are checked once).
+ * not matter and the keys are checked once), and last the schema's own
+ * functions and triggers (the cards' search vector, migration 0010).
  */
 export async function dumpPostgres(db: Db, write: Write, meta: { serviceVersion: string; exportedAt: string }): Promise<void> {
   const [{ schema } = { schema: 'public' }] = await run(
@@ -180,6 +181,25 @@ export async function dumpPostgres(db: Db, write: Write, meta: { serviceVersion:
   }
   for (const statement of indexes) await write(statement);
   for (const statement of foreignKeys) await write(statement);
+  // After the rows (which carry what the triggers computed when they were written): the functions, then their triggers.
+  const functions = await run(
+    db,
+    sql<{ definition: string }>`
+      SELECT pg_get_functiondef(p.oid) AS definition FROM pg_proc p
+      WHERE p.pronamespace = current_schema()::regnamespace AND p.prokind = 'f'
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+      ORDER BY p.proname, p.oid`,
+  );
+  for (const f of functions)
+    await write(`${f.definition.trimEnd().replace(/^CREATE OR REPLACE FUNCTION [^.(]+\./, 'CREATE FUNCTION ')};\n`);
+  const triggers = await run(
+    db,
+    sql<{ definition: string }>`
+      SELECT pg_get_triggerdef(t.oid) AS definition FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal
+      ORDER BY c.relname, t.tgname`,
+  );
+  for (const trigger of triggers) await write(`${trigger.definition.replace(` ON ${schema}.`, ' ON ')};\n`);
   await write('COMMIT;\n');
 }
 

@@ -124,7 +124,12 @@ export class StatementSplitter {
     if (this.words.length < 4) {
       this.words.push(upper);
       const [first, second, third] = this.words;
-      if (first === 'CREATE' && (second === 'TRIGGER' || ((second === 'TEMP' || second === 'TEMPORARY') && third === 'TRIGGER')))
+      // SQLite's trigger body holds statements up to its END; PostgreSQL's trigger runs a function and ends at its `;`.
+      if (
+        this.dialect === 'sqlite' &&
+        first === 'CREATE' &&
+        (second === 'TRIGGER' || ((second === 'TEMP' || second === 'TEMPORARY') && third === 'TRIGGER'))
+      )
         this.trigger = true;
     }
     this.lastWord = upper;

@@ -51,7 +51,8 @@ export async function insertCard(db: Db, card: NewCard): Promise<CardRow> {
  */
 export async function appendCard(db: Db, card: Omit<NewCard, 'sort'>): Promise<(CardRow & { visible: number }) | undefined> {
   const [row] = await appendCardRow(db, ...APPENDED_COLUMNS.map((column) => card[column]));
-  return row && { ...row, visible: Number(row.visible) };
+  // The row is what was given, with the id and key the database chose: nothing else is read back.
+  return row && { ...card, id: row.id, sort: Number(row.sort), archivedAt: null, visible: Number(row.visible) };
 }
 
 const APPENDED_COLUMNS = NEW_CARD_COLUMNS.filter((column) => column !== 'sort');
@@ -60,12 +61,12 @@ const APPENDED_COLUMNS = NEW_CARD_COLUMNS.filter((column) => column !== 'sort');
 const appendCardRow = hotQuery((db: Db, ...values: unknown[]) => {
   const value = (column: (typeof APPENDED_COLUMNS)[number]) => sql.val(values[APPENDED_COLUMNS.indexOf(column)]);
   const columns = NEW_CARD_COLUMNS.map((column) => (column === 'sort' ? sql.ref('slot.key') : value(column)));
-  return sql<CardRow & { visible: number | string }>`
+  return sql<{ id: number; sort: number | string; visible: number | string }>`
     insert into cards (${sql.join(NEW_CARD_COLUMNS.map((column) => sql.ref(column)))})
     select ${sql.join(columns)}
     from areas a, (select ${keyAfterLast} as key from cards k where k."areaId" = ${value('areaId')}) slot
     where a.id = ${value('areaId')} and a."boardId" = ${value('boardId')} and a."archivedAt" is null and slot.key is not null
-    returning *, (select count(*) from cards v
+    returning id, sort, (select count(*) from cards v
       where v."areaId" = cards."areaId" and v."archivedAt" is null and v.id <> cards.id) as visible`;
 });
 

@@ -42,6 +42,25 @@ eachDialect('search', (t) => {
     expect(await search(me, 'zucchini nothing')).toEqual([]);
   });
 
+  it('follows a card renamed, described again and moved: what it is called now, wherever it stands', async () => {
+    const me = await t.signUp();
+    const { areas, cards } = await seedBoard(t, me, { A: ['Gnocchi recipe', 'Other'], B: ['Third'] });
+    const id = cards['Gnocchi recipe']!.id;
+    await updateCard(t, me, id, { name: 'Risotto recipe', content: 'saffron' });
+    expect(await search(me, 'gnocchi')).toEqual([]);
+    expect((await search(me, 'risotto saffron')).map((h) => h.id)).toEqual([id]);
+    const moved = await t.inject(me, {
+      method: 'POST',
+      url: '/api/data/cardMove',
+      payload: { cardId: id, fromAreaId: areas.A!.id, toAreaId: areas.B!.id, newIndex: 0 },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await search(me, 'risotto')).map((h) => [h.id, h.areaName])).toEqual([[id, 'B']]);
+    await updateCard(t, me, id, { content: 'arborio' });
+    expect(await search(me, 'saffron')).toEqual([]);
+    expect((await search(me, 'risotto arborio')).map((h) => h.id)).toEqual([id]);
+  });
+
   it('never shows archived cards, cards of archived areas or of archived boards', async () => {
     const me = await t.signUp();
     const { board, areas, cards } = await seedBoard(t, me, { A: ['walrus one', 'walrus two'], B: ['walrus three'] });
