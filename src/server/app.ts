@@ -49,8 +49,9 @@ import { registerNotificationJobs } from './features/notifications/jobs.js';
 import { registerSharingJobs } from './features/sharing/jobs.js';
 import { registerWebhookJobs } from './features/webhooks/jobs.js';
 import { Limits } from './limits/limits.js';
-import { webhookDeliveriesOnWrite } from './features/webhooks/queue.js';
-import { onEventsStored } from './events/board-write.js';
+import { webhooksOnChange } from './features/webhooks/queue.js';
+import { notificationsOnChange } from './features/notifications/on-change.js';
+import { subscribeToChanges } from './events/subscribers.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
 import { registerRealtime } from './realtime/index.js';
@@ -117,7 +118,9 @@ export async function buildApp({
     await stopInvalidation();
     readCaches.stop();
   });
-  onEventsStored(webhookDeliveriesOnWrite);
+  // What follows a board change (events/subscribers.ts): the features' side effects, never called by services.
+  subscribeToChanges('webhooks', webhooksOnChange);
+  subscribeToChanges('notifications', notificationsOnChange);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
   for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {

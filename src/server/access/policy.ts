@@ -26,9 +26,8 @@ export interface BoardAccess {
 /**
  * Loads a board with the caller's level and refuses what the level does not
  * allow: a board the caller cannot read is indistinguishable from a missing
- * one (404), a readable board without the needed level is 403. With `lock`,
- * the board row stays locked until the transaction ends, which serialises
- * every write to one board where the database has row locks (SQLite has a single writer anyway).
+ * one (404), a readable board without the needed level is 403. It locks
+ * nothing: a change takes the board's lock on its write path (`writeBoard`).
  */
 const boardQuery = (db: Db, actorId: string, boardId: number) =>
   db
@@ -40,19 +39,15 @@ const boardQuery = (db: Db, actorId: string, boardId: number) =>
     .select('board_members.permission')
     .where('boards.id', '=', boardId);
 const boardWithPermission = hotQuery(boardQuery);
-// Built per dialect: the lock is `FOR UPDATE OF boards` where the database has row locks.
-const boardForUpdate = hotQuery((db: Db, actorId: string, boardId: number) =>
-  dialectOf(db).lockForUpdate(boardQuery(db, actorId, boardId), ['boards']),
-);
 
 export async function requireBoard(
   db: Db,
   actor: Actor,
   boardId: number,
   needed: RequiredLevel,
-  { lock = false, subject = 'Board' }: { lock?: boolean; subject?: Subject } = {},
+  { subject = 'Board' }: { subject?: Subject } = {},
 ): Promise<BoardAccess> {
-  const [row] = await (lock ? boardForUpdate : boardWithPermission)(db, actor.id, boardId);
+  const [row] = await boardWithPermission(db, actor.id, boardId);
   return checked(row, actor, needed, subject);
 }
 

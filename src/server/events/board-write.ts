@@ -1,4 +1,3 @@
-import type { RawBuilder } from 'kysely';
 import type { Actor } from '../auth/actor.js';
 import { boardAudience, requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -10,26 +9,9 @@ import { unarchivedBoard } from '../access/archived.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 import { announce as notifyAll, BOARD_VERSIONS, type BoardVersion } from '../db/channels.js';
 import { boardLock, eventRowsJson, insertEventRows, storedBoard, versionBump } from './board-write.repository.js';
-import { GroupCommit, type Queued } from './group-commit.js';
-import { currentWriteRecord, type WriteRecord } from './write-record.js';
-
-/**
- * A feature's part in storing a batch's events, inside their transaction
- * (webhook deliveries, set by app.ts): `read` is one more column of the
- * version bump, so it is read under the board's lock without a statement of
- * its own; `store` gets its value with the stored events.
- */
-export interface EventsStoredHook {
-  read: (dialect: Dialect) => RawBuilder<string>;
-  store: (trx: Db, boardId: number, events: readonly BoardEvent[], read: string) => Promise<void>;
-}
-
-let eventsStored: EventsStoredHook | undefined;
-
-/** Set once, before the first write: the version bump's SQL is built once per database with the hook's column. */
-export function onEventsStored(hook: EventsStoredHook): void {
-  eventsStored = hook;
-}
+import { GroupCommit, heardCommit, type Queued } from './group-commit.js';
+import { changeWritten, storedHandler, type BoardFact, type BoardFactMap, type BoardFactName } from './subscribers.js';
+import { writeStep } from './write-record.js';
 
 export interface WriteScope {
   trx: Db;
@@ -39,6 +21,8 @@ export interface WriteScope {
   actor: Actor;
   /** Records a change to the board: it takes the next version and reaches viewers after commit. */
   emit: <K extends BoardEventName>(name: K, data: BoardEventMap[K]) => void;
+  /** Tells the change's side effects (notifications) what its events do not say; nothing of it leaves the server. */
+  tell: <K extends BoardFactName>(name: K, data: BoardFactMap[K]) => void;
   /** Work that must wait for the commit and must not undo it (removing files): run after, failures logged. */
   afterCommit: (work: () => Promise<void>) => void;
   /**
@@ -52,7 +36,10 @@ export interface WriteScope {
 }
 
 /** What a change needs that no caller's rights decide (removals by the retention job). */
-export type SystemScope = Pick<WriteScope, 'trx' | 'dialect' | 'board' | 'emit' | 'afterCommit' | 'remember' | 'audience'>;
+export type SystemScope = Pick<
+  WriteScope,
+  'trx' | 'dialect' | 'board' | 'emit' | 'tell' | 'afterCommit' | 'remember' | 'audience'
+>;
 
 interface Draft {
   name: BoardEventName;
@@ -73,7 +60,7 @@ interface BatchState {
 /** Events that leave the board row and its members as they were: after others, `remember` reads again. */
 const CONTENT_EVENT = /^(card|comment|attachment|area|areas|labels)\./;
 
-type Deps3 = Pick<Deps, 'database' | 'bus' | 'log'>;
+type Deps3 = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 const batchers = new WeakMap<object, Map<number, GroupCommit<BatchState>>>();
 
@@ -169,11 +156,39 @@ function current<B extends Pick<BoardRow, 'id' | 'version'>>(state: BatchState, 
   return version === undefined ? board : { ...board, version };
 }
 
+/** A write's events and facts as its work emits and tells them, and how they reach the subscribers. */
+function changeOf(deps: Deps3, after: Array<() => Promise<void>>) {
+  const drafts: Draft[] = [];
+  const facts: BoardFact[] = [];
+  return {
+    emit: <K extends BoardEventName>(name: K, data: BoardEventMap[K]) => void drafts.push({ name, data }),
+    tell: <K extends BoardFactName>(name: K, data: BoardFactMap[K]) => void facts.push({ name, data } as BoardFact),
+    afterCommit: (fn: () => Promise<void>) => void after.push(fn),
+    /** Numbers the events and runs the `written` subscribers, in the write's transaction: answers the events. */
+    written: async (
+      scope: { trx: Db; dialect: Dialect; board: BoardRow; actor: Actor | null; audience: () => Promise<string[]> },
+      numberedFrom: Pick<BoardRow, 'id' | 'version'> = scope.board,
+    ): Promise<BoardEvent[]> => {
+      const events = numbered(numberedFrom, scope.actor, drafts);
+      await changeWritten(
+        { ...scope, afterCommit: (fn) => void after.push(fn), deps: { bus: deps.bus, config: deps.config } },
+        { events, facts },
+      );
+      return events;
+    },
+  };
+}
+
+async function runAfter(deps: Deps3, after: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+}
+
 /**
  * The write path every board change takes: the board's row locked, the
- * caller's level checked, `work` changing the rows, the board's version
- * raised once per event and the events stored; after the commit the events
- * go onto the bus. Anything thrown undoes this change alone and is the
+ * caller's level checked, `work` changing the rows, the change's
+ * subscribers (subscribers.ts) writing what must commit with it, the board's
+ * version raised once per event and the events stored; after the commit the
+ * events go onto the bus. Anything thrown undoes this change alone and is the
  * caller's answer. Writes arriving together commit together (group commit,
  * see `GroupCommit`), each in a savepoint of its own.
  * `target` is the board's id, or the board's id with the kind of thing the
@@ -187,7 +202,7 @@ export async function writeBoard<T>(
   work: (scope: WriteScope) => Promise<T>,
   options: { allowArchived?: boolean } = {},
 ): Promise<T> {
-  const record = recordFor();
+  const record = writeStep();
   if (record?.done) return record.result as T;
   const { dialect } = deps.database;
   const { boardId, subject } = typeof target === 'number' ? { boardId: target, subject: undefined } : target;
@@ -205,20 +220,22 @@ export async function writeBoard<T>(
         });
         const board = current(state, access.board);
         if (!options.allowArchived) unarchivedBoard(board);
-        const drafts: Draft[] = [];
+        const change = changeOf(deps, after);
         const result = await work({
           trx,
           dialect,
           board,
           level: access.level,
           actor,
-          emit: (name, data) => drafts.push({ name, data }),
-          afterCommit: (fn) => after.push(fn),
+          emit: change.emit,
+          tell: change.tell,
+          afterCommit: change.afterCommit,
           remember,
           audience,
         });
+        const written = await change.written({ trx, dialect, board, actor, audience });
         await record?.store(trx, result);
-        events = numbered(board, actor, drafts);
+        events = written;
         return result;
       } catch (error) {
         failed();
@@ -228,23 +245,27 @@ export async function writeBoard<T>(
     kept: (state) => keep(state, boardId, events),
   });
   record?.committed();
-  for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+  await runAfter(deps, after);
   return result;
 }
 
 /**
- * The write path for the service's own work (retention): the same lock,
- * batches, events and after-commit steps as `writeBoard`, without a caller
- * whose access is checked; the events carry no actor.
+ * The write path for changes no caller's rights decide: the service's own
+ * work (retention), or an invitation link used by the one it was sent to.
+ * The same lock, batches, subscribers, events and after-commit steps as
+ * `writeBoard`, without an access check; the events carry `options.actor`
+ * when given, else no actor. Answers undefined when the board is gone.
  */
 export async function systemWrite<T>(
   deps: Deps3,
   boardId: number,
   work: (scope: SystemScope) => Promise<T>,
+  options: { actor?: Actor } = {},
 ): Promise<T | undefined> {
-  const record = recordFor();
+  const record = writeStep();
   if (record?.done) return (record.result as { result: T } | undefined)?.result;
   const { dialect } = deps.database;
+  const actor = options.actor ?? null;
   const after: Array<() => Promise<void>> = [];
   let events: BoardEvent[] = [];
   const outcome = await enqueue<{ result: T } | undefined>(deps, boardId, {
@@ -257,18 +278,20 @@ export async function systemWrite<T>(
           return undefined;
         }
         const board = current(state, stored);
-        const drafts: Draft[] = [];
+        const change = changeOf(deps, after);
         const result = await work({
           trx,
           dialect,
           board,
-          emit: (name, data) => drafts.push({ name, data }),
-          afterCommit: (fn) => after.push(fn),
+          emit: change.emit,
+          tell: change.tell,
+          afterCommit: change.afterCommit,
           remember,
           audience,
         });
+        const written = await change.written({ trx, dialect, board, actor, audience });
         await record?.store(trx, { result });
-        events = numbered(board, null, drafts);
+        events = written;
         return { result };
       } catch (error) {
         failed();
@@ -279,29 +302,62 @@ export async function systemWrite<T>(
   });
   record?.committed();
   if (!outcome) return undefined;
-  for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+  await runAfter(deps, after);
   return outcome.result;
 }
 
+/** What the work of a new board gets: its transaction and how to tell of the board it makes. */
+export type NewBoardScope = Pick<WriteScope, 'trx' | 'dialect' | 'actor' | 'emit' | 'tell' | 'afterCommit'>;
+
 /**
- * This write's part in the caller's `WriteRecord` (an `Idempotency-Key`
- * request): the result an earlier attempt committed, or how to store this
- * one's in its own savepoint, so that the write and the proof of it commit
- * or vanish together.
+ * The road a new board takes into the world (created, imported, made from a
+ * template): `work` writes it in one transaction of its own and answers its
+ * row with the caller's result; the events it emitted are numbered from the
+ * row's version and stored with the version bump, the subscribers write what
+ * must commit with them, the caller's `Idempotency-Key` record is stored in
+ * the same transaction, and after the commit the events go onto the bus.
+ * Nobody else can hold the new board's lock yet, so it takes no queue.
+ * `onReplay`: an earlier attempt of the same keyed request made the board
+ * already (its stored result is the answer); what this one prepared goes.
  */
-function recordFor():
-  | { done: true; result: unknown }
-  | { done: false; store: (trx: Db, result: unknown) => Promise<void>; committed: () => void }
-  | undefined {
-  const record: WriteRecord | undefined = currentWriteRecord();
-  if (!record) return undefined;
-  const step = record.next();
-  if (step.done) return step;
-  return {
-    done: false,
-    store: (trx, result) => record.record(trx, step.ordinal, result),
-    committed: () => record.committed(step.ordinal),
-  };
+export async function createBoardWrite<T>(
+  deps: Deps3,
+  actor: Actor,
+  work: (scope: NewBoardScope) => Promise<{ board: BoardRow; result: T }>,
+  options: { onReplay?: () => Promise<void> } = {},
+): Promise<T> {
+  const record = writeStep();
+  if (record?.done) {
+    await options.onReplay?.();
+    return record.result as T;
+  }
+  const { db, dialect } = deps.database;
+  const after: Array<() => Promise<void>> = [];
+  const { result, events } = await db.transaction().execute(async (trx) => {
+    const change = changeOf(deps, after);
+    const { board, result } = await work({
+      trx,
+      dialect,
+      actor,
+      emit: change.emit,
+      tell: change.tell,
+      afterCommit: change.afterCommit,
+    });
+    const audience = () => boardAudience(trx, board.id);
+    const events = await change.written({ trx, dialect, board, actor, audience });
+    if (events.length > 0) await storeEvents(trx, board.id, events);
+    await record?.store(trx, result);
+    return { result, events };
+  });
+  heardCommit(1);
+  try {
+    deps.bus.publish(events);
+  } catch (error) {
+    deps.log.error({ err: error }, 'an event listener failed');
+  }
+  record?.committed();
+  await runAfter(deps, after);
+  return result;
 }
 
 /**
@@ -313,9 +369,14 @@ function recordFor():
  * unless deliveries are due. Elsewhere (SQLite, whose statements cost no
  * round trip) one statement each, the bump reading the hook's column.
  */
-async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent[], locked: BatchState['locked']): Promise<void> {
+async function storeEvents(
+  trx: Db,
+  boardId: number,
+  events: readonly BoardEvent[],
+  locked?: BatchState['locked'],
+): Promise<void> {
   const last = events[events.length - 1]!.version;
-  if (locked.boardId === boardId) {
+  if (locked?.boardId === boardId) {
     const [lock] = await locked.answer;
     const stored = await dialectOf(trx).storeBatch(trx, {
       boardId,
@@ -327,8 +388,9 @@ async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent
     });
     if (stored) {
       // The board was there under the lock; removed within the batch, it keeps no rows (nor deliveries).
-      if (lock && eventsStored && lock.hooked !== undefined && !events.some((e) => e.name === 'board.deleted')) {
-        await eventsStored.store(trx, boardId, events, lock.hooked);
+      const stored = storedHandler();
+      if (lock && stored && lock.hooked !== undefined && !events.some((e) => e.name === 'board.deleted')) {
+        await stored.store(trx, boardId, events, lock.hooked);
       }
       return;
     }
@@ -344,11 +406,11 @@ async function storeEvents(trx: Db, boardId: number, events: readonly BoardEvent
   if (bumped[0]) await insertEvents(trx, boardId, events, bumped[0].hooked);
 }
 
-/** The batch's lock on its board, reading the events-stored hook's column under it. */
-const lockWithHook = boardLock(() => eventsStored);
+/** The batch's lock on its board, reading the `stored` subscriber's column under it. */
+const lockWithHook = boardLock(storedHandler);
 
-/** Raises the board's version; answers the new one and the events-stored hook's column (under the board's lock). */
-const bumpVersion = versionBump(() => eventsStored);
+/** Raises the board's version; answers the new one and the `stored` subscriber's column (under the board's lock). */
+const bumpVersion = versionBump(storedHandler);
 
 /** Delivered to every process's listener when (and only if) the transaction commits. */
 async function announce(trx: Db, boardId: number, version: number, events: readonly BoardEvent[]): Promise<void> {
@@ -363,22 +425,6 @@ function versionPayload(boardId: number, version: number, events: readonly Board
 
 async function insertEvents(trx: Db, boardId: number, events: readonly BoardEvent[], hooked: string | undefined): Promise<void> {
   await insertEventRows(trx, events);
-  if (eventsStored && hooked !== undefined) await eventsStored.store(trx, boardId, events, hooked);
-}
-
-/** Raises the board's version by one per event and stores each event row (for a transaction of the caller's own). */
-export async function recordEvents(
-  trx: Db,
-  board: Pick<BoardRow, 'id' | 'version'>,
-  actor: Actor | null,
-  drafts: readonly Draft[],
-): Promise<BoardEvent[]> {
-  if (drafts.length === 0) return [];
-  const [bumped] = await bumpVersion(trx, drafts.length, board.id);
-  // A board removed by this very change keeps no event rows; viewers still hear of it.
-  const first = (bumped ? Number(bumped.version) : board.version + drafts.length) - drafts.length;
-  const events = numbered({ id: board.id, version: first }, actor, drafts);
-  await announce(trx, board.id, first + drafts.length, events);
-  if (bumped) await insertEvents(trx, board.id, events, bumped.hooked);
-  return events;
+  const stored = storedHandler();
+  if (stored && hooked !== undefined) await stored.store(trx, boardId, events, hooked);
 }

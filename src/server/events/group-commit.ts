@@ -27,6 +27,11 @@ export function observeCommits(observer: (size: number) => void): () => void {
   return () => commitObservers.delete(observer);
 }
 
+/** Tells the commit observers of a commit made outside a batch (a recorded write of its own, `recordedWrite`). */
+export function heardCommit(size: number): void {
+  for (const observer of commitObservers) observer(size);
+}
+
 /** One write waiting for a batch: `run` does its work in the batch's transaction. */
 export interface Queued<S> {
   run: (trx: Db, state: S) => Promise<unknown>;
@@ -115,7 +120,7 @@ export class GroupCommit<S> {
       // No transaction at all (no connection): the writes waiting for it cannot run either.
       if (batch.length === 0) batch = this.#waiting.splice(0, MAX_BATCH);
     }
-    if (!failure) for (const observer of commitObservers) observer(batch.length);
+    if (!failure) heardCommit(batch.length);
     if (!failure && state !== undefined) this.hooks.committed(state);
     // The next batch may start now: its events cannot overtake these, already published.
     this.#next();

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/database.js';
+import { heardCommit } from './group-commit.js';
 
 /**
  * What a request that must change things at most once (an `Idempotency-Key`)
@@ -27,4 +28,47 @@ export function withWriteRecord<T>(record: WriteRecord, work: () => T): T {
 /** The record of the request the caller is handling, if it has one. */
 export function currentWriteRecord(): WriteRecord | undefined {
   return records.getStore();
+}
+
+/** One write's part in the caller's record: its earlier result, or how to store this one's. */
+export type WriteStep =
+  { done: true; result: unknown } | { done: false; store: (trx: Db, result: unknown) => Promise<void>; committed: () => void };
+
+/**
+ * This write's part in the caller's `WriteRecord` (an `Idempotency-Key`
+ * request): the result an earlier attempt committed, or how to store this
+ * one's in the write's transaction, so that the write and the proof of it
+ * commit or vanish together. Undefined when the request has no key.
+ */
+export function writeStep(): WriteStep | undefined {
+  const record = currentWriteRecord();
+  if (!record) return undefined;
+  const step = record.next();
+  if (step.done) return step;
+  return {
+    done: false,
+    store: (trx, result) => record.record(trx, step.ordinal, result),
+    committed: () => record.committed(step.ordinal),
+  };
+}
+
+/**
+ * A write that changes no board (a webhook, a calendar feed, a template, a
+ * read mark) in one transaction of its own, with its part in the caller's
+ * record stored in that transaction: a retry of a request whose write
+ * committed gets the stored result back instead of writing again. For an
+ * answer holding a secret, nothing is stored but the fact of the write,
+ * and the retry is refused (409).
+ */
+export async function recordedWrite<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  const step = writeStep();
+  if (step?.done) return step.result as T;
+  const result = await db.transaction().execute(async (trx) => {
+    const result = await work(trx);
+    await step?.store(trx, result);
+    return result;
+  });
+  heardCommit(1);
+  step?.committed();
+  return result;
 }

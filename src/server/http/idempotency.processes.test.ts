@@ -92,5 +92,64 @@ for (const dialect of dialects) {
       expect(again.json).toEqual(retry.json);
       expect(await cards()).toEqual([card]);
     }, 120_000);
+
+    it('a new board and a calendar feed (an answer shown once) are made once across a crash', async () => {
+      const first = await server();
+      const { key, userId } = await account(first.url, 'birth@example.test');
+      const call = async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
+        const res = await fetch(url, {
+          method,
+          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+      };
+      const armed = path.join(database.dataDir, ARM_FILE);
+      const crash = async (dying: ServerProcess, request: () => Promise<unknown>) => {
+        writeFileSync(armed, '');
+        await expect(request()).rejects.toThrow();
+        await kill(dying);
+        expect(dying.child.signalCode).toBe('SIGKILL');
+        rmSync(armed);
+      };
+      /** Retries while the first attempt counts as still being answered (a 409 that says so). */
+      const retried = async (request: () => ReturnType<typeof call>) => {
+        let answer = await request();
+        for (let i = 0; answer.status === 409 && /still being answered/.test(String(answer.json.error)) && i < 100; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          answer = await request();
+        }
+        return answer;
+      };
+
+      // A new board: its answer is stored with it, so the retry gets it and makes no second board.
+      const board = { userId, name: 'Born once', style: 'kanban', status: 'private' };
+      const createBoard = (url: string) => call(`${url}/api/data/board`, 'POST', board, { 'idempotency-key': 'crash-board' });
+      await crash(first, () => createBoard(first.url));
+      const second = await server();
+      const boards = async () =>
+        ((await call(`${second.url}/api/data/boards`, 'POST', {})).json.boards as Array<{ id: number; name: string }>).map(
+          (b) => ({ id: b.id, name: b.name }),
+        );
+      const [made] = await boards();
+      expect(made).toMatchObject({ name: 'Born once' });
+      const retry = await retried(() => createBoard(second.url));
+      expect(retry.status, JSON.stringify(retry.json)).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.json.board).toMatchObject({ id: made!.id, name: 'Born once' });
+      expect(await boards()).toEqual([made]);
+
+      // A calendar feed: its address is shown once and never kept; the retry is refused and makes no second feed.
+      const createFeed = (url: string) =>
+        call(`${url}/api/data/ical-feeds`, 'POST', { name: 'Once' }, { 'idempotency-key': 'crash-feed' });
+      await crash(second, () => createFeed(second.url));
+      const third = await server();
+      const feeds = async () => (await call(`${third.url}/api/data/ical-feeds`, 'GET')).json.feeds as Array<{ name: string }>;
+      expect(await feeds()).toHaveLength(1);
+      const refused = await retried(() => createFeed(third.url));
+      expect(refused.status, JSON.stringify(refused.json)).toBe(409);
+      expect(String(refused.json.error)).toMatch(/shown only once/);
+      expect(await feeds()).toHaveLength(1);
+    }, 180_000);
   });
 }

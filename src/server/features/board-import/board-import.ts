@@ -10,7 +10,7 @@ import type { Db } from '../../db/database.js';
 import type { AttachmentTable, CardActivityTable, CommentTable } from '../../db/schema.js';
 import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
-import { recordEvents } from '../../events/board-write.js';
+import { createBoardWrite, type NewBoardScope } from '../../events/board-write.js';
 import {
   extensionOf,
   safeFilename,
@@ -98,8 +98,7 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
     parsed = undefined;
     await nextTurn();
     const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
-    const { board, events } = await writeInSteps(deps, actor, file, files);
-    deps.bus.publish(events);
+    const board = await writeInSteps(deps, actor, file, files);
     return report ? { board, report } : { board };
   } catch (error) {
     await store.remove(written);
@@ -338,8 +337,13 @@ async function writeInSteps(deps: ServiceDeps, actor: Actor, file: BoardFileInpu
     return out;
   };
   try {
-    return await fillBoard(step, deps, actor, file, files, (id) => {
+    const id = await fillBoard(step, deps, actor, file, files, (id) => {
       boardId = id;
+    });
+    // The last step brings the board out on the new board's write path (its event, an Idempotency-Key's record).
+    return await createBoardWrite(deps, actor, (scope) => unveil(scope, id), {
+      // An earlier attempt of the same keyed request made the board already: this attempt's copy goes.
+      onReplay: () => db.transaction().execute((trx) => deleteBoard(trx, id)),
     });
   } catch (error) {
     if (boardId !== undefined) {
@@ -351,18 +355,28 @@ async function writeInSteps(deps: ServiceDeps, actor: Actor, file: BoardFileInpu
 }
 
 /**
- * Writes a checked board file as a new board of the caller's, within `trx`; answers the board and the
- * `board.created` event to publish after commit. Templates create their boards through here.
+ * Writes a checked board file as a new board of the caller's, within the new
+ * board's write (`createBoardWrite`): answers its row and what the caller sees
+ * of it. Templates create their boards through here.
  */
-export function createBoard(trx: Db, deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
-  return fillBoard(
-    (work) => work(trx),
+export async function createBoard(scope: NewBoardScope, deps: ServiceDeps, file: BoardFileInput, files: StoredFiles) {
+  const id = await fillBoard(
+    (work) => work(scope.trx),
     deps,
-    actor,
+    scope.actor,
     file,
     files,
     () => undefined,
   );
+  return unveil(scope, id);
+}
+
+/** The filled board comes out of its archive, into its owner's list: `board.created`. */
+async function unveil({ trx, emit }: Pick<NewBoardScope, 'trx' | 'emit'>, boardId: number) {
+  const row = await updateBoard(trx, boardId, { archivedAt: null });
+  const board = presentBoard(row);
+  emit('board.created', { board });
+  return { board: row, result: board };
 }
 
 async function fillBoard(
@@ -578,10 +592,5 @@ async function fillBoard(
     }
   }
 
-  return step(async (trx) => {
-    const boardRow = await updateBoard(trx, boardId, { archivedAt: null });
-    const board = presentBoard(boardRow);
-    const events = await recordEvents(trx, boardRow, actor, [{ name: 'board.created', data: { board } }]);
-    return { board, events };
-  });
+  return boardId;
 }

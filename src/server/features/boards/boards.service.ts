@@ -5,7 +5,7 @@ import { atLeast, boardAudience, requireBoard } from '../../access/index.js';
 import { nowIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
-import { recordEvents, writeBoard, type SystemScope } from '../../events/board-write.js';
+import { createBoardWrite, writeBoard, type SystemScope } from '../../events/board-write.js';
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { normalizeColor } from './color.js';
@@ -39,7 +39,7 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
 
   if (input.id === undefined) {
     const now = nowIso();
-    const { board, events } = await deps.database.db.transaction().execute(async (trx) => {
+    return createBoardWrite(deps, actor, async ({ trx, emit }) => {
       const row = await repo.insertBoard(trx, {
         ownerId: actor.id,
         ...fields,
@@ -48,13 +48,9 @@ export async function saveBoard(deps: ServiceDeps, actor: Actor, input: BoardWri
         updatedAt: now,
       });
       const board = presentBoard(row);
-      return {
-        board,
-        events: await recordEvents(trx, row, actor, [{ name: 'board.created', data: { board } }]),
-      };
+      emit('board.created', { board });
+      return { board: row, result: board };
     });
-    deps.bus.publish(events);
-    return board;
   }
 
   return writeBoard(deps, actor, input.id, 'owner', async ({ trx, board, emit }) => {

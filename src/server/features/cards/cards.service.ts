@@ -14,7 +14,6 @@ import { findArea } from '../areas/areas.repository.js';
 import { writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
-import { notify, type NotificationData } from '../notifications/notifications.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
@@ -119,10 +118,7 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     // A new card has no labels, assignees or reminders yet, and comes after every visible card.
     const card = presentCard(row, { position: visible, labels: [], assignees: [], reminders: [] });
     emit('card.created', { card });
-    await tellBoard(scope, deps, card.id, {
-      type: 'card_created',
-      params: { actor: actor.name, card: name, board: board.name },
-    });
+    scope.tell('card.made', { cardId: card.id, card: name });
     return card;
   });
 }
@@ -136,23 +132,6 @@ async function appendSlowly(trx: Db, fields: Omit<repo.NewCard, 'sort'>): Promis
   const area = areaOfBoard(await repo.createFacts(trx, fields.areaId), fields.boardId);
   const row = await repo.insertCard(trx, { ...fields, sort: await bottomKey(trx, fields.areaId, area.lastSort) });
   return { ...row, visible: area.visible };
-}
-
-/** A notification about a card for everyone on its board but the one who acted. */
-export async function tellBoard(
-  scope: WriteScope,
-  deps: ServiceDeps,
-  cardId: number,
-  notification: NotificationData,
-  recipients?: string[],
-) {
-  await notify(scope, deps, {
-    ...notification,
-    recipients: recipients ?? (await scope.audience()),
-    boardId: scope.board.id,
-    cardId,
-    actor: scope.actor,
-  });
 }
 
 /** Changes the fields given (a field left out stays, `null` clears). */
@@ -196,23 +175,13 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
       // Only people on the board can be put on its cards: its audience, which the write has read already.
       const { added, removed } = await setAssignees(trx, new Set(await scope.audience()), card.id, people);
       for (const assigneeId of added) await record('assigned', { assigneeId });
-      if (added.length > 0)
-        await tellBoard(
-          scope,
-          deps,
-          card.id,
-          { type: 'card_assigned', params: { actor: actor.name, card: changes.name ?? card.name } },
-          added,
-        );
+      if (added.length > 0) scope.tell('card.assigned', { cardId: card.id, card: changes.name ?? card.name, assignees: added });
       for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
     }
     if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
     if (changes.status !== undefined && changes.status !== card.status) {
       await record('status', { done: changes.status === 1 });
-      await tellBoard(scope, deps, card.id, {
-        type: 'card_status_changed',
-        params: { actor: actor.name, card: changes.name ?? card.name, done: changes.status === 1 },
-      });
+      scope.tell('card.status', { cardId: card.id, card: changes.name ?? card.name, done: changes.status === 1 });
     }
     if (newDue !== undefined && newDue !== toIso(card.dueDate)) await record('due', { dueDate: newDue });
     if (input.repeatEvery !== undefined && input.repeatEvery !== card.repeatEvery)
@@ -367,10 +336,7 @@ export async function moveCard(
     if (between) await recordMoveAhead(trx, cardId, actor.id, fromAreaId, toAreaId);
     const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
     if (between) {
-      await tellBoard(scope, deps, cardId, {
-        type: 'card_moved',
-        params: { actor: actor.name, card: moved.name, from: moved.fromName, to: moved.toName },
-      });
+      scope.tell('card.moved', { cardId, card: moved.name, from: moved.fromName, to: moved.toName });
     }
     emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
   });

@@ -8,7 +8,7 @@ import { uploadStore } from '../../files/store.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from './guards.js';
 import { copyCardRelations, insertCard } from './cards.repository.js';
-import { loadCard, tellBoard } from './cards.service.js';
+import { loadCard } from './cards.service.js';
 import { keyAfter } from './ordering.repository.js';
 import { attachmentsOfCard, copyAttachment, storedAttachmentsOfCard } from '../attachments/attachments.repository.js';
 
@@ -80,10 +80,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
       await recordActivity(trx, row.id, actor.id, 'created', { duplicatedFrom: original.id });
       const card = await loadCard(trx, row);
       emit('card.created', { card });
-      await tellBoard(scope, deps, card.id, {
-        type: 'card_created',
-        params: { actor: actor.name, card: card.name, board: board.name },
-      });
+      scope.tell('card.made', { cardId: card.id, card: card.name });
       return card;
     });
   } catch (error) {

@@ -1,7 +1,6 @@
 import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { redactEvents } from '../../realtime/event-log.js';
-import { notify } from '../notifications/notifications.service.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
@@ -68,14 +67,7 @@ export async function createComment(deps: ServiceDeps, actor: Actor, input: Comm
     await recordActivity(trx, card.id, actor.id, 'comment', { commentId: id });
     const comment = await loadComment(trx, id);
     emit('comment.created', { cardId: card.id, comment });
-    await notify(scope, deps, {
-      recipients: await scope.audience(),
-      type: 'comment',
-      params: { actor: actor.name, card: card.name, excerpt: excerpt(content) },
-      boardId: board.id,
-      cardId: card.id,
-      actor,
-    });
+    scope.tell('comment.written', { cardId: card.id, card: card.name, excerpt: excerpt(content) });
     return comment;
   });
 }

@@ -1,3 +1,4 @@
+import { recordedWrite } from '../../events/write-record.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MAX_ICAL_FEEDS, type IcalFeed, type IcalFeedCreate, type IcalFeedCreated } from '../../../shared/api/ical.js';
 import { requireBoard } from '../../access/index.js';
@@ -63,7 +64,8 @@ export async function createFeed(
     createdAt: nowIso(),
     lastUsedAt: null,
   };
-  await db.transaction().execute(async (trx) => {
+  // The Idempotency-Key's record in the same transaction: a retry after a lost answer is refused, not a second feed.
+  await recordedWrite(db, async (trx) => {
     if ((await repo.countFeeds(trx, actor.id)) >= MAX_ICAL_FEEDS)
       throw conflict(`At most ${MAX_ICAL_FEEDS} calendar feeds per account`);
     await repo.insertFeed(trx, row);

@@ -1,9 +1,9 @@
+import { writeBoard } from '../../events/board-write.js';
 import { randomBytes } from 'node:crypto';
 import type { PublicBoard, PublicLinkState } from '../../../shared/api/public-links.js';
 import type { Actor } from '../../auth/actor.js';
 import { requireVerified } from '../../auth/identify.js';
 import { requireBoard } from '../../access/index.js';
-import { unarchivedBoard } from '../cards/guards.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
@@ -35,11 +35,10 @@ export async function readPublicLink(deps: ServiceDeps, actor: Actor, boardId: n
  */
 export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
   requireVerified(actor, 'public links');
-  const { db } = deps.database;
   const token = randomBytes(32).toString('hex');
   const createdAt = nowIso();
-  await db.transaction().execute(async (trx) => {
-    unarchivedBoard((await requireBoard(trx, actor, boardId, 'owner', { lock: true })).board);
+  // The board's write path: its lock, the owner's check, and the Idempotency-Key's record in the same transaction.
+  await writeBoard(deps, actor, boardId, 'owner', async ({ trx }) => {
     await repo.deleteLinks(trx, boardId);
     await repo.insertLink(trx, boardId, hashToken(token), actor.id, createdAt);
     await announceLinkChange(deps, trx, boardId);
@@ -51,12 +50,17 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
 
 /** Ends the board's public link; its open views close at once, in every process. */
 export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId: number): Promise<PublicLinkState> {
-  const { db } = deps.database;
-  await db.transaction().execute(async (trx) => {
-    await requireBoard(trx, actor, boardId, 'owner', { lock: true });
-    await repo.deleteLinks(trx, boardId);
-    await announceLinkChange(deps, trx, boardId);
-  });
+  await writeBoard(
+    deps,
+    actor,
+    boardId,
+    'owner',
+    async ({ trx }) => {
+      await repo.deleteLinks(trx, boardId);
+      await announceLinkChange(deps, trx, boardId);
+    },
+    { allowArchived: true },
+  );
   await recheckLinkViewers(deps, boardId);
   return { link: null };
 }

@@ -2,7 +2,7 @@ import type { Member } from '../../../shared/api/sharing.js';
 import type { Actor } from '../../auth/actor.js';
 import { nowIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { recordEvents } from '../../events/board-write.js';
+import { systemWrite } from '../../events/board-write.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { endStandingAccess } from '../reclaim/reclaim.service.js';
 import * as repo from './sharing.repository.js';
@@ -23,40 +23,47 @@ export async function readInvitation(deps: Pick<Deps, 'database'>, token: string
  * board with the invited permission, and viewers and the account's dashboard hear of it.
  */
 export async function joinByInvitation(
-  deps: Pick<Deps, 'database' | 'bus' | 'log'>,
+  deps: Pick<Deps, 'database' | 'bus' | 'log' | 'config'>,
   token: string,
   account: Actor & { email: string },
 ): Promise<number> {
-  const { db, dialect } = deps.database;
+  const { dialect } = deps.database;
+  const tokenHash = hashToken(token);
+  // Which board the link is for, to queue on its write path; the claim below decides whether it still works.
+  const live = await repo.findLiveInvitation(deps.database.db, tokenHash, nowIso());
+  if (!live) throw invalid();
   let reclaimed = false;
-  const { boardId, events } = await db.transaction().execute(async (trx) => {
-    const invite = await repo.claimInvitation(trx, hashToken(token), nowIso());
-    if (!invite) throw invalid();
-    if (invite.email !== account.email.toLowerCase()) throw new HttpError(403, 'This invitation was sent to another address');
-    // The link came by mail to this address: whoever holds it, signed in to it, receives that mail.
-    reclaimed = await repo.markMailVerified(trx, dialect, account.id);
-    const board = await repo.lockBoard(trx, dialect, invite.boardId);
-    if (!board || board.archivedAt !== null) throw invalid();
-    if (board.ownerId === account.id) return { boardId: board.id, events: [] };
-    const joined = await repo.joinBoard(trx, {
-      boardId: board.id,
-      userId: account.id,
-      permission: invite.permission,
-      readableFrom: board.version,
-      createdAt: nowIso(),
-    });
-    const member: Member = {
-      id: account.id,
-      name: account.name,
-      image: account.image,
-      permission: invite.permission as Member['permission'],
-    };
-    return {
-      boardId: board.id,
-      events: joined ? await recordEvents(trx, board, account, [{ name: 'member.added', data: { member } }]) : [],
-    };
-  });
-  deps.bus.publish(events);
+  // The one the link was sent to joins: no access of theirs to check, the change is theirs (its events name them).
+  const boardId = await systemWrite(
+    deps,
+    live.boardId,
+    async ({ trx, board, emit }) => {
+      const invite = await repo.claimInvitation(trx, tokenHash, nowIso());
+      if (!invite || invite.boardId !== board.id) throw invalid();
+      if (invite.email !== account.email.toLowerCase()) throw new HttpError(403, 'This invitation was sent to another address');
+      // The link came by mail to this address: whoever holds it, signed in to it, receives that mail.
+      reclaimed = await repo.markMailVerified(trx, dialect, account.id);
+      if (board.archivedAt !== null) throw invalid();
+      if (board.ownerId === account.id) return board.id;
+      const joined = await repo.joinBoard(trx, {
+        boardId: board.id,
+        userId: account.id,
+        permission: invite.permission,
+        readableFrom: board.version,
+        createdAt: nowIso(),
+      });
+      const member: Member = {
+        id: account.id,
+        name: account.name,
+        image: account.image,
+        permission: invite.permission as Member['permission'],
+      };
+      if (joined) emit('member.added', { member });
+      return board.id;
+    },
+    { actor: account },
+  );
+  if (boardId === undefined) throw invalid();
   // The first confirmation of the address, like the mailed link's: what a squatter handed out ends.
   if (reclaimed) await endStandingAccess(deps, account.id);
   return boardId;

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Dialect } from '../../db/dialects/index.js';
-import type { BoardRow } from '../../db/schema.js';
 
 export interface MemberRow {
   id: string;
@@ -216,16 +215,6 @@ export async function markMailVerified(db: Db, dialect: Dialect, userId: string)
     .where('emailVerified', '<>', dialect.true)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/** The board, its row locked on PostgreSQL until the transaction ends. */
-export function lockBoard(db: Db, dialect: Dialect, boardId: number): Promise<BoardRow | undefined> {
-  return db
-    .selectFrom('boards')
-    .selectAll()
-    .where('id', '=', boardId)
-    .$call((q) => dialect.lockForUpdate(q))
-    .executeTakeFirst();
 }
 
 /** Adds a member, or sets the permission of one already there; answers whether a row was written. */

@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { enqueue } from '../../jobs/runner.js';
 import { invitationMail } from '../../mail/templates.js';
-import { notify } from '../notifications/notifications.service.js';
 import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '../../../shared/api/sharing.js';
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/index.js';
@@ -76,7 +75,7 @@ export async function invite(deps: ServiceDeps & Pick<Deps, 'limits'>, actor: Ac
 
 /** Makes the account a member with this permission; the owner hears nothing when nothing changes. */
 async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account, permission: Permission): Promise<void> {
-  const { trx, board, emit, actor } = scope;
+  const { trx, board, emit } = scope;
   // Someone with access needs no invitation link any more.
   await repo.deleteUnusedInvite(trx, board.id, account.email.toLowerCase());
   const existing = await repo.findMember(trx, board.id, account.id);
@@ -85,16 +84,7 @@ async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account
   else await repo.addMember(trx, board, account.id, permission, nowIso());
   const member = presentMember({ id: account.id, name: account.name, image: account.image, permission });
   emit(existing ? 'member.updated' : 'member.added', { member });
-  if (!existing) {
-    await notify(scope, deps, {
-      recipients: [account.id],
-      type: 'invitation',
-      params: { actor: actor.name, board: board.name },
-      boardId: board.id,
-      cardId: null,
-      actor,
-    });
-  }
+  if (!existing) scope.tell('member.granted', { userId: account.id });
 }
 
 /**

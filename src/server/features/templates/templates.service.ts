@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { createBoardWrite } from '../../events/board-write.js';
 import { createBoard, noFiles } from '../board-import/board-import.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { builtInTemplates } from './built-ins.js';
@@ -115,19 +116,16 @@ export async function deleteTemplate(deps: ServiceDeps, actor: Actor, id: number
 /** A new board of the caller's from a built-in template or one of theirs, made the way an import makes one. */
 export async function boardFromTemplate(deps: ServiceDeps, actor: Actor, input: BoardFromTemplate): Promise<Board> {
   const name = trimmedName(input.name);
-  const { db } = deps.database;
-  const { board, events } = await db.transaction().execute(async (trx) => {
-    const snapshot = await templateSnapshot(trx, deps, actor, input.templateId);
+  return createBoardWrite(deps, actor, async (scope) => {
+    const snapshot = await templateSnapshot(scope.trx, deps, actor, input.templateId);
     const file = toBoardFile(snapshot, actor, {
       name,
       style: input.style ?? snapshot.style,
       status: input.status ?? 'private',
       color: input.color ?? null,
     });
-    return createBoard(trx, deps, actor, file, noFiles());
+    return createBoard(scope, deps, file, noFiles());
   });
-  deps.bus.publish(events);
-  return board;
 }
 
 async function templateSnapshot(db: Db, deps: ServiceDeps, actor: Actor, id: BoardFromTemplate['templateId']) {

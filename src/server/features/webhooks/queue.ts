@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { enqueue } from '../../jobs/runner.js';
 import type { BoardEvent } from '../../../shared/events.js';
-import type { EventsStoredHook } from '../../events/board-write.js';
+import type { ChangeSubscriber } from '../../events/subscribers.js';
 import { activeWebhooksOfBoard, insertDeliveries, parseActiveWebhooks, type ActiveWebhook } from './webhooks.repository.js';
 
 export const DELIVERY_JOB = 'webhook-delivery';
@@ -49,8 +49,14 @@ export async function queueWebhookDeliveries(
   for (const delivery of await insertDeliveries(trx, rows)) await enqueueDelivery(trx, delivery, now);
 }
 
-/** The write path's events-stored hook (set in app.ts): the board's active webhooks ride on the version bump. */
-export const webhookDeliveriesOnWrite: EventsStoredHook = {
-  read: activeWebhooksOfBoard,
-  store: (trx, boardId, events, hooks) => queueWebhookDeliveries(trx, boardId, events, parseActiveWebhooks(hooks)),
+/**
+ * Webhook deliveries follow board changes (registered in app.ts): made in
+ * the transaction that stores the events, the board's active webhooks riding
+ * on the version bump.
+ */
+export const webhooksOnChange: ChangeSubscriber = {
+  stored: {
+    read: activeWebhooksOfBoard,
+    store: (trx, boardId, events, hooks) => queueWebhookDeliveries(trx, boardId, events, parseActiveWebhooks(hooks)),
+  },
 };

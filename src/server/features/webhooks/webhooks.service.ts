@@ -1,3 +1,4 @@
+import { writeBoard } from '../../events/board-write.js';
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../auth/actor.js';
 import { requireVerified } from '../../auth/identify.js';
@@ -67,19 +68,27 @@ export async function createWebhook(deps: ServiceDeps, actor: Actor, input: Webh
   }
   const events = [...new Set(input.events ?? [])];
   const secret = randomBytes(32).toString('hex');
-  const row = await db.transaction().execute(async (trx) => {
-    await requireBoard(trx, actor, input.boardId, 'owner', { lock: true });
-    if ((await repo.countWebhooks(trx, input.boardId)) >= MAX_WEBHOOKS_PER_BOARD) {
-      throw conflict(`A board has at most ${MAX_WEBHOOKS_PER_BOARD} webhooks`);
-    }
-    return repo.insertWebhook(trx, {
-      boardId: input.boardId,
-      url: url.href,
-      events: events.length === 0 ? null : JSON.stringify(events),
-      secret,
-      createdAt: new Date().toISOString(),
-    });
-  });
+  // The board's write path: its lock (two creates take turns over the count), the owner's check again, and the
+  // Idempotency-Key's record in the same transaction (a retry after a lost answer is refused, not a second webhook).
+  const row = await writeBoard(
+    deps,
+    actor,
+    input.boardId,
+    'owner',
+    async ({ trx }) => {
+      if ((await repo.countWebhooks(trx, input.boardId)) >= MAX_WEBHOOKS_PER_BOARD) {
+        throw conflict(`A board has at most ${MAX_WEBHOOKS_PER_BOARD} webhooks`);
+      }
+      return repo.insertWebhook(trx, {
+        boardId: input.boardId,
+        url: url.href,
+        events: events.length === 0 ? null : JSON.stringify(events),
+        secret,
+        createdAt: new Date().toISOString(),
+      });
+    },
+    { allowArchived: true },
+  );
   return { ...present(row), secret };
 }
 
