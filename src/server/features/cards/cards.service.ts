@@ -11,7 +11,7 @@ import { writeBoard, type SystemScope, type WriteScope } from '../../events/boar
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
-import { writableArea } from '../areas/areas.service.js';
+import { overWipLimit, writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { notify, type NotificationData } from '../notifications/notifications.service.js';
@@ -94,7 +94,11 @@ export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): 
   return loadCard(db, row);
 }
 
-export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCreate): Promise<Card> {
+export async function createCard(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: CardCreate,
+): Promise<{ card: Card; overLimit?: true }> {
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdForWrite(deps.database.db, 'areas', input.areaId);
@@ -123,7 +127,7 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
       type: 'card_created',
       params: { actor: actor.name, card: name, board: board.name },
     });
-    return card;
+    return (await overWipLimit(trx, card.area)) ? { card, overLimit: true } : { card };
   });
 }
 
@@ -358,9 +362,9 @@ export async function moveCard(
   deps: ServiceDeps,
   actor: Actor,
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
-): Promise<void> {
+): Promise<{ overLimit?: true }> {
   const boardId = await boardIdForWrite(deps.database.db, 'cards', move.cardId);
-  await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const { fromAreaId, toAreaId, cardId } = move;
     const between = fromAreaId !== toAreaId;
@@ -373,5 +377,7 @@ export async function moveCard(
       });
     }
     emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
+    // Only a card coming in can fill an area: a reorder within it changes no count.
+    return between && (await overWipLimit(trx, toAreaId)) ? { overLimit: true as const } : {};
   });
 }
