@@ -15,6 +15,7 @@ import { overWipLimit, writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { notify, type NotificationData } from '../notifications/notifications.service.js';
+import { notifyMentions } from '../mentions/mentions.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
@@ -94,11 +95,7 @@ export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): 
   return loadCard(db, row);
 }
 
-export async function createCard(
-  deps: ServiceDeps,
-  actor: Actor,
-  input: CardCreate,
-): Promise<{ card: Card; overLimit?: true }> {
+export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCreate): Promise<{ card: Card; overLimit?: true }> {
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdForWrite(deps.database.db, 'areas', input.areaId);
@@ -127,6 +124,8 @@ export async function createCard(
       type: 'card_created',
       params: { actor: actor.name, card: name, board: board.name },
     });
+    if (fields.content !== '')
+      await notifyMentions(scope, deps, { before: '', after: fields.content, card: { id: card.id, name } });
     return (await overWipLimit(trx, card.area)) ? { card, overLimit: true } : { card };
   });
 }
@@ -227,6 +226,8 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     const row = await repo.updateCard(trx, card.id, changes, nowIso());
     const updated = await loadCard(trx, row);
     emit('card.updated', { card: updated });
+    if (changes.content !== undefined && changes.content !== card.content)
+      await notifyMentions(scope, deps, { before: card.content, after: changes.content, card: row });
     if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
 
     const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
