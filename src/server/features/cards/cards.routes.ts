@@ -17,7 +17,7 @@ const NewIndex = Type.Integer({
 });
 
 const OverLimit = Type.Literal(true, {
-  description: "present when the target area now holds more cards than its work-in-progress limit (the write is kept)",
+  description: 'present when the target area now holds more cards than its work-in-progress limit (the write is kept)',
 });
 
 export function cardRoutes(app: FastifyInstance, deps: Deps): void {
