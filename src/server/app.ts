@@ -34,6 +34,7 @@ import { publicLinkRoutes, publicViewRoutes } from './features/public-links/publ
 import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
 import { templateRoutes } from './features/templates/templates.routes.js';
+import { mentionRoutes } from './features/mentions/mentions.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -173,6 +174,7 @@ export async function buildApp({
       profileRoutes(data, deps);
       webhookRoutes(data, deps);
       templateRoutes(data, deps);
+      mentionRoutes(data, deps);
       done();
     },
     { prefix: '/api/data' },

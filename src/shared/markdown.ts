@@ -1,6 +1,7 @@
 import MarkdownIt from 'markdown-it';
-import type { MarkdownIt as Markdown, StateCore, Token } from 'markdown-it';
+import type { MarkdownIt as Markdown, StateCore, StateInline, Token } from 'markdown-it';
 import { isSafeImage, isSafeLink } from './addresses.js';
+import { MENTION_AT_START } from './mentions.js';
 
 const LINK_REL = 'noopener noreferrer nofollow';
 
@@ -27,6 +28,19 @@ function checklists(state: StateCore): void {
     inline.children!.unshift(box);
     item.attrJoin('class', 'task-list-item');
   }
+}
+
+/** `@[Display Name](userId)` (see mentions.ts) becomes a mention token, shown as a chip. */
+function mention(state: StateInline, silent: boolean): boolean {
+  if (state.src.charCodeAt(state.pos) !== 0x40 /* @ */ || state.src.charCodeAt(state.pos + 1) !== 0x5b /* [ */) return false;
+  const match = MENTION_AT_START.exec(state.src.slice(state.pos, state.posMax));
+  if (!match) return false;
+  if (!silent) {
+    const token = state.push('mention', 'span', 0);
+    token.meta = { name: match[1]!, id: (match[2] ?? match[3])! };
+  }
+  state.pos += match[0].length;
+  return true;
 }
 
 /**
@@ -57,6 +71,13 @@ function createRenderer(origin: string | undefined): Markdown {
     const src = String(token.attrGet('src') ?? '');
     if (isSafeImage(src, origin)) return renderImage(tokens, idx, options, env, self);
     return md.utils.escapeHtml(`![${token.content}](${src})`);
+  };
+
+  md.inline.ruler.before('link', 'mention', mention);
+  md.renderer.rules.mention = (tokens, idx) => {
+    const { name, id } = tokens[idx]!.meta as { name: string; id: string };
+    const { escapeHtml } = md.utils;
+    return `<span class="mention" data-user-id="${escapeHtml(id)}">@${escapeHtml(name)}</span>`;
   };
 
   md.core.ruler.push('checklists', checklists);

@@ -132,6 +132,7 @@ const areaWithPermission = hotQuery((db: Db, actorId: string, areaId: number) =>
       'areas.archivedAt as areaArchivedAt',
       'areas.createdAt as areaCreatedAt',
       'areas.updatedAt as areaUpdatedAt',
+      'areas.wipLimit as areaWipLimit',
     ])
     .where('areas.id', '=', areaId),
 );
@@ -167,7 +168,17 @@ async function loadArea(
   const token = cache?.begin();
   const [row] = await areaWithPermission(db, actorId, areaId);
   if (!row) return undefined;
-  const { permission, areaId: id, areaName, areaSort, areaArchivedAt, areaCreatedAt, areaUpdatedAt, ...board } = row;
+  const {
+    permission,
+    areaId: id,
+    areaName,
+    areaSort,
+    areaArchivedAt,
+    areaCreatedAt,
+    areaUpdatedAt,
+    areaWipLimit,
+    ...board
+  } = row;
   const area: AreaRow = {
     id,
     boardId: board.id,
@@ -176,6 +187,7 @@ async function loadArea(
     archivedAt: areaArchivedAt,
     createdAt: areaCreatedAt,
     updatedAt: areaUpdatedAt,
+    wipLimit: areaWipLimit,
   };
   const found = { board, area, permission };
   // Refusals are not kept: they are not the hot path, and access granted later must not wait for a new version.

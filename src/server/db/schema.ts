@@ -129,6 +129,8 @@ export interface AreaTable {
   archivedAt: NullableTimestamp;
   createdAt: Timestamp;
   updatedAt: Timestamp;
+  /** Soft cap on the area's visible cards (1–999), or none. */
+  wipLimit: Generated<number | null>;
 }
 
 export interface CardTable {

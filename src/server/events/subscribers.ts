@@ -37,6 +37,8 @@ export interface BoardFactMap {
   'card.moved': { cardId: number; card: string; from: string; to: string };
   /** Someone commented on a card. */
   'comment.written': { cardId: number; card: string; excerpt: string };
+  /** A card's description or a comment was written; `after` may mention people `before` did not. */
+  'text.mentioned': { cardId: number; card: string; commentId?: number; before: string; after: string };
   /** The owner gave an account access to the board. */
   'member.granted': { userId: string };
 }

@@ -12,6 +12,8 @@ export interface NotificationParams {
   card_status_changed: { actor: string; card: string; done: boolean };
   card_assigned: { actor: string; card: string };
   comment: { actor: string; card: string; excerpt: string };
+  /** Someone was mentioned in a card's description, or in one of its comments (`commentId`). */
+  mention: { actor: string; card: string; boardId: number; cardId: number; commentId?: number };
   /** `due` is the ISO instant; each reader sees it written their way. */
   card_due: { card: string; board: string; due: string };
   invitation: { actor: string; board: string };
@@ -23,7 +25,8 @@ export type NotificationType = keyof NotificationParams;
 /** A notification's type with its parameters, checked together by the compiler. */
 export type NotificationData = { [K in NotificationType]: { type: K; params: NotificationParams[K] } }[NotificationType];
 
-type FieldKind = 'string' | 'number' | 'boolean';
+/** A kind ending in `?` may also be left out. */
+type FieldKind = 'string' | 'number' | 'boolean' | 'number?';
 
 /** The shape of each type's parameters, for checking what comes back from the database. */
 const FIELDS: { [K in NotificationType]: Record<keyof NotificationParams[K], FieldKind> } = {
@@ -32,6 +35,7 @@ const FIELDS: { [K in NotificationType]: Record<keyof NotificationParams[K], Fie
   card_status_changed: { actor: 'string', card: 'string', done: 'boolean' },
   card_assigned: { actor: 'string', card: 'string' },
   comment: { actor: 'string', card: 'string', excerpt: 'string' },
+  mention: { actor: 'string', card: 'string', boardId: 'number', cardId: 'number', commentId: 'number?' },
   card_due: { card: 'string', board: 'string', due: 'string' },
   invitation: { actor: 'string', board: 'string' },
   webhook_disabled: { url: 'string', board: 'string', failures: 'number' },
@@ -55,6 +59,8 @@ export function renderNotification(data: NotificationData, language: Language): 
       return t.cardAssigned(data.params);
     case 'comment':
       return t.comment(data.params);
+    case 'mention':
+      return data.params.commentId === undefined ? t.mentionInCard(data.params) : t.mentionInComment(data.params);
     case 'card_due': {
       const { card, board, due } = data.params;
       return t.cardDue({ card, board, when: formatDate(due, language) });
@@ -82,7 +88,8 @@ export function readNotification(type: string, params: string | null): Notificat
   if (!value || typeof value !== 'object') return null;
   const fields = FIELDS[type] as Record<string, FieldKind>;
   for (const [name, kind] of Object.entries(fields)) {
-    if (typeof (value as Record<string, unknown>)[name] !== kind) return null;
+    const field = (value as Record<string, unknown>)[name];
+    if (kind.endsWith('?') ? field !== undefined && typeof field !== kind.slice(0, -1) : typeof field !== kind) return null;
   }
   return { type, params: value } as NotificationData;
 }

@@ -70,6 +70,9 @@ function candidates(type: NotificationType, language: Language): Array<{ pattern
           params: { actor: g.actor!, card: g.card!, excerpt: g.excerpt! },
         })),
       ];
+    case 'mention':
+      // Made after notifications kept their parameters: never stored as a sentence alone.
+      return [];
     case 'card_due':
       // The date was written out for people: it is found among the card's known due dates, or the row keeps its text.
       return [

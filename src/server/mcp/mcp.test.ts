@@ -5,7 +5,7 @@ import { cardNames, seedBoard, share } from '../../../test/factories.js';
 import { eachDialect } from '../../../test/harness.js';
 import { Viewer } from '../../../test/realtime-client.js';
 
-const READ_TOOLS = ['get_board', 'get_card', 'list_boards', 'list_notifications', 'search_cards'];
+const READ_TOOLS = ['get_board', 'get_card', 'list_boards', 'list_notifications', 'list_people', 'search_cards'];
 const WRITE_TOOLS = [
   'add_comment',
   'archive_card',
@@ -52,6 +52,47 @@ eachDialect('MCP server', (t) => {
     expect((await readOnly.listTools()).tools.map((tool) => tool.name).sort()).toEqual(READ_TOOLS);
     const tools = (await full.listTools()).tools;
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+  });
+
+  it('lists the people a mention can name, and add_comment and update_card notify whom they mention', async () => {
+    const ada = await t.signUp('Ada');
+    const bob = await t.signUp('Bob');
+    const bea = await t.signUp('Béatrice');
+    const outsider = await t.signUp('Bernd');
+    const { board, areas } = await seedBoard(t, ada, { Todo: ['Plan'] });
+    await share(t, board.id, bob, 'read');
+    await share(t, board.id, bea, 'edit');
+    const agent = await connect(ada.key);
+    const { people } = await ok(agent, 'list_people', { boardId: board.id, q: 'be' });
+    expect(people).toEqual([{ id: bea.id, name: 'Béatrice', image: null }]);
+    expect((await ok(agent, 'list_people', { boardId: board.id })).people.map((p: { name: string }) => p.name)).toEqual([
+      'Ada',
+      'Béatrice',
+      'Bob',
+    ]);
+    const cardId = (await t.inject(ada, { method: 'GET', url: `/api/data/cards?areaId=${areas.Todo!.id}` })).json().cards[0].id;
+    const { comment } = await ok(agent, 'add_comment', {
+      cardId,
+      content: `@[Béatrice](${bea.id}) and @[Bernd](${outsider.id})`,
+    });
+    await ok(agent, 'update_card', { cardId, content: `for @[Bob](${bob.id})` });
+    const mentions = await t.db
+      .selectFrom('notifications')
+      .select(['userId', 'params'])
+      .where('type', '=', 'mention')
+      .where('boardId', '=', board.id)
+      .orderBy('id')
+      .execute();
+    expect(mentions.map((m) => [m.userId, JSON.parse(m.params!).commentId])).toEqual([
+      [bea.id, comment.id],
+      [bob.id, undefined],
+    ]);
+    const readOnly = await connect(await t.createKey(bob, true));
+    expect((await ok(readOnly, 'list_people', { boardId: board.id, q: 'ad' })).people.map((p: { id: string }) => p.id)).toEqual([
+      ada.id,
+    ]);
+    const refused = await call(await connect(outsider.key), 'list_people', { boardId: board.id });
+    expect(refused.isError).toBe(true);
   });
 
   it('runs every tool against the real services, with the answers the API gives', async () => {

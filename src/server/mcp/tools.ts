@@ -96,6 +96,14 @@ export const tools: Tool[] = [
     },
   }),
   tool({
+    name: 'list_people',
+    description:
+      'Up to 10 people who can read a board, whose name starts with q (case and accents aside): whom a mention can name. Mention someone in a comment or a card description by writing @[Their Name](their id).',
+    readOnly: true,
+    input: Type.Object({ boardId: Id, q: Type.Optional(Type.String({ maxLength: 255 })) }),
+    run: (args, { call }) => call('GET', '/mentionable', { query: { boardId: args.boardId, q: args.q } }),
+  }),
+  tool({
     name: 'create_card',
     description: 'Create a card at the bottom of an area. content is Markdown ("- [ ] item" lines are a checklist).',
     readOnly: false,
@@ -110,7 +118,8 @@ export const tools: Tool[] = [
   }),
   tool({
     name: 'update_card',
-    description: 'Change a card: fields left out stay as they are; dueDate null clears it; done marks it done or open.',
+    description:
+      'Change a card: fields left out stay as they are; dueDate null clears it; done marks it done or open. content is Markdown; @[Name](userId) mentions someone (see list_people), who is notified once.',
     readOnly: false,
     input: Type.Object({
       cardId: Id,
@@ -162,7 +171,8 @@ export const tools: Tool[] = [
   }),
   tool({
     name: 'add_comment',
-    description: 'Comment on a card (Markdown).',
+    description:
+      'Comment on a card (Markdown). @[Name](userId) mentions someone who can read the board (see list_people): they are notified.',
     readOnly: false,
     input: Type.Object({ cardId: Id, content: Type.String({ minLength: 1 }), idempotencyKey: IdempotencyKey }),
     run: (args, { call }) =>

@@ -37,8 +37,8 @@ const names = (areaId: number) => qc.getQueryData<CardListItem[]>(keys.cards(are
 beforeEach(() => {
   qc = new QueryClient();
   qc.setQueryData<Area[]>(keys.areas(BOARD), [
-    { id: TODO, board: BOARD, name: 'To do', sort: 0 },
-    { id: DOING, board: BOARD, name: 'Doing', sort: 1 },
+    { id: TODO, board: BOARD, name: 'To do', sort: 0, wipLimit: null },
+    { id: DOING, board: BOARD, name: 'Doing', sort: 1, wipLimit: null },
   ]);
   qc.setQueryData(keys.cards(TODO), [card(1, TODO), card(2, TODO), card(3, TODO)]);
   qc.setQueryData(keys.cards(DOING), [card(4, DOING)]);
@@ -87,8 +87,8 @@ describe('a changed card', () => {
 });
 
 test('a new area shows at its position, a renamed one keeps its place', () => {
-  upsertArea(qc, { id: 30, board: BOARD, name: 'Review', sort: 1 });
-  upsertArea(qc, { id: TODO, board: BOARD, name: 'Backlog', sort: 0 });
+  upsertArea(qc, { id: 30, board: BOARD, name: 'Review', sort: 1, wipLimit: null });
+  upsertArea(qc, { id: TODO, board: BOARD, name: 'Backlog', sort: 0, wipLimit: null });
   expect(qc.getQueryData<Area[]>(keys.areas(BOARD))?.map((a) => a.name)).toEqual(['Backlog', 'Review', 'Doing']);
 });
 

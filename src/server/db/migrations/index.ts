@@ -19,6 +19,7 @@ import * as notificationsAsData from './0009-notif-notifications-as-data.js';
 import * as signInPerClient from './0009-limits-signin-per-client.js';
 import * as exactlyOnce from './0009-idem-exactly-once.js';
 import * as searchOffMovePath from './0010-pgperf-search-off-move-path.js';
+import * as wipLimits from './0010-teams-area-wip-limits.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -43,6 +44,7 @@ const steps: Record<string, Step> = {
   '0009-limits-signin-per-client': signInPerClient,
   '0009-idem-exactly-once': exactlyOnce,
   '0010-pgperf-search-off-move-path': searchOffMovePath,
+  '0010-teams-area-wip-limits': wipLimits,
 };
 
 /**

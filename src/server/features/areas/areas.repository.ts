@@ -9,6 +9,33 @@ export async function findArea(db: Db, id: number): Promise<AreaRow | undefined>
   return (await areaById(db, id))[0];
 }
 
+const wipFillById = hotQuery((db: Db, id: number) =>
+  db
+    .selectFrom('areas as a')
+    .select((eb) => [
+      'a.wipLimit',
+      eb
+        .case()
+        .when('a.wipLimit', 'is', null)
+        .then(0)
+        .else(
+          eb
+            .selectFrom('cards as c')
+            .select((c) => c.fn.countAll<number>().as('n'))
+            .whereRef('c.areaId', '=', 'a.id')
+            .where('c.archivedAt', 'is', null),
+        )
+        .end()
+        .as('cards'),
+    ])
+    .where('a.id', '=', id),
+);
+
+/** An area's work-in-progress limit and, when it has one, how many visible cards it holds. */
+export async function wipFill(db: Db, id: number): Promise<{ wipLimit: number | null; cards: number | string } | undefined> {
+  return (await wipFillById(db, id))[0];
+}
+
 /** Every area of a board, archived ones included, in board order. */
 export function allAreas(db: Db, boardId: number): Promise<AreaRow[]> {
   return db.selectFrom('areas').selectAll().where('boardId', '=', boardId).orderBy('sort').execute();

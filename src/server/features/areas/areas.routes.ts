@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Area } from '../../../shared/api/areas.js';
+import { Area, WipLimit } from '../../../shared/api/areas.js';
 import { ErrorBody, Id, Message, Position, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { deleteArea, listAreas, reorderAreas, saveArea } from './areas.service.js';
+import { deleteArea, listAreas, reorderAreas, saveArea, setWipLimit } from './areas.service.js';
 
 const tags = ['Areas'];
 const writeErrors = { ...errorResponses, 409: ErrorBody };
@@ -36,6 +36,19 @@ export function areaRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => ({ area: await saveArea(deps, request.actor, request.body) }),
+  );
+
+  r.patch(
+    '/area',
+    {
+      schema: {
+        tags,
+        summary: "Set an area's work-in-progress limit (1–999), or remove it with null; the limit is soft",
+        body: Type.Object({ id: Id, wipLimit: WipLimit }),
+        response: { 200: Type.Object({ area: Area }), ...writeErrors },
+      },
+    },
+    async (request) => ({ area: await setWipLimit(deps, request.actor, request.body) }),
   );
 
   r.delete(

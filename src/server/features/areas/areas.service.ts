@@ -1,7 +1,7 @@
 import { redactEvents } from '../../realtime/event-log.js';
 import type { Area } from '../../../shared/api/areas.js';
 import type { Actor } from '../../auth/actor.js';
-import { requireBoard, missing } from '../../access/index.js';
+import { boardIdForWrite, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { nowIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
@@ -56,6 +56,32 @@ export async function saveArea(
     emit('area.updated', { area });
     return area;
   });
+}
+
+/** Sets or removes (null) an area's work-in-progress limit. */
+export async function setWipLimit(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: { id: number; wipLimit: number | null },
+): Promise<Area> {
+  const boardId = await boardIdForWrite(deps.database.db, 'areas', input.id);
+  return writeBoard(deps, actor, { boardId, subject: 'Area' }, 'edit', async ({ trx, board, emit }) => {
+    const existing = await writableArea(trx, board.id, input.id);
+    if ((existing.wipLimit ?? null) === input.wipLimit) return presentOne(trx, existing);
+    const row = await repo.updateArea(trx, existing.id, { wipLimit: input.wipLimit, updatedAt: nowIso() });
+    const area = await presentOne(trx, row);
+    emit('area.updated', { area });
+    return area;
+  });
+}
+
+/**
+ * Whether the area now holds more visible cards than its work-in-progress
+ * limit allows (the limit is soft: the write that filled it is kept).
+ */
+export async function overWipLimit(db: Db, areaId: number): Promise<boolean> {
+  const fill = await repo.wipFill(db, areaId);
+  return fill !== undefined && fill.wipLimit !== null && Number(fill.cards) > fill.wipLimit;
 }
 
 /** Archives an area (its cards go with it, unmarked) or removes it and every card in it for good. */

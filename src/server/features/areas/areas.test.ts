@@ -16,14 +16,14 @@ eachDialect('areas', (t) => {
     const board = await t.createBoard(user);
     const a = await createArea(t, user, board.id, 'Todo');
     const b = await createArea(t, user, board.id, ' Doing ');
-    expect(a).toEqual({ id: expect.any(Number), board: board.id, name: 'Todo', sort: 0 });
+    expect(a).toEqual({ id: expect.any(Number), board: board.id, name: 'Todo', sort: 0, wipLimit: null });
     expect(b).toMatchObject({ name: 'Doing', sort: 1 });
     const renamed = await t.inject(user, {
       method: 'POST',
       url: '/api/data/area',
       payload: { id: a.id, boardId: board.id, name: 'Backlog' },
     });
-    expect(renamed.json().area).toEqual({ id: a.id, board: board.id, name: 'Backlog', sort: 0 });
+    expect(renamed.json().area).toEqual({ id: a.id, board: board.id, name: 'Backlog', sort: 0, wipLimit: null });
     expect(await areaNames(t, user, board.id)).toEqual(['Backlog', 'Doing']);
     const versions = await t.db
       .selectFrom('board_events')

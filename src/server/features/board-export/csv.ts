@@ -1,3 +1,4 @@
+import { mentionsAsText } from '../../../shared/mentions.js';
 import type { Writable } from 'node:stream';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { checklistOf } from '../../../shared/checklist.js';
@@ -88,7 +89,7 @@ async function writeNextRows(
       checklist.total > 0 ? words.checklist(checklist.done, checklist.total) : '',
       String(card.comments),
       String(card.attachments),
-      card.content,
+      mentionsAsText(card.content),
       `${baseUrl}/board/${board.id}?card=${card.id}`,
     ];
     out.write(cells.map(guardCell));

@@ -16,6 +16,10 @@ const NewIndex = Type.Integer({
   description: 'position among the visible cards of the target area, from 0',
 });
 
+const OverLimit = Type.Literal(true, {
+  description: 'present when the target area now holds more cards than its work-in-progress limit (the write is kept)',
+});
+
 export function cardRoutes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -64,10 +68,10 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Create a card at the bottom of an area',
         body: CardCreate,
-        response: { 200: Type.Object({ card: Card }), ...writeErrors },
+        response: { 200: Type.Object({ card: Card, overLimit: Type.Optional(OverLimit) }), ...writeErrors },
       },
     },
-    async (request) => ({ card: await createCard(deps, request.actor, request.body) }),
+    async (request) => createCard(deps, request.actor, request.body),
   );
 
   r.post(
@@ -133,12 +137,15 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Move a card to a place in another area (or its own)',
         body: Type.Object({ cardId: Id, fromAreaId: Id, toAreaId: Id, newIndex: NewIndex }),
-        response: { 200: Success, ...writeErrors },
+        response: {
+          200: Type.Object({ success: Type.Literal(true), overLimit: Type.Optional(OverLimit) }),
+          ...writeErrors,
+        },
       },
     },
     async (request) => {
-      await moveCard(deps, request.actor, request.body);
-      return { success: true };
+      const { overLimit } = await moveCard(deps, request.actor, request.body);
+      return overLimit ? { success: true as const, overLimit } : { success: true as const };
     },
   );
 

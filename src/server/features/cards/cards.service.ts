@@ -11,7 +11,7 @@ import { writeBoard, type SystemScope, type WriteScope } from '../../events/boar
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
-import { writableArea } from '../areas/areas.service.js';
+import { overWipLimit, writableArea } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
@@ -93,7 +93,7 @@ export async function getCard(deps: ServiceDeps, actor: Actor, cardId: number): 
   return loadCard(db, row);
 }
 
-export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCreate): Promise<Card> {
+export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCreate): Promise<{ card: Card; overLimit?: true }> {
   const name = input.name.trim();
   if (name === '') throw badRequest('body: name must not be blank');
   const boardId = await boardIdForWrite(deps.database.db, 'areas', input.areaId);
@@ -119,7 +119,8 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     const card = presentCard(row, { position: visible, labels: [], assignees: [], reminders: [] });
     emit('card.created', { card });
     scope.tell('card.made', { cardId: card.id, card: name });
-    return card;
+    if (fields.content !== '') scope.tell('text.mentioned', { cardId: card.id, card: name, before: '', after: fields.content });
+    return (await overWipLimit(trx, card.area)) ? { card, overLimit: true } : { card };
   });
 }
 
@@ -192,6 +193,8 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     const row = await repo.updateCard(trx, card.id, changes, nowIso());
     const updated = await loadCard(trx, row);
     emit('card.updated', { card: updated });
+    if (changes.content !== undefined && changes.content !== card.content)
+      scope.tell('text.mentioned', { cardId: card.id, card: row.name, before: card.content, after: changes.content });
     if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });
 
     const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
@@ -327,9 +330,9 @@ export async function moveCard(
   deps: ServiceDeps,
   actor: Actor,
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
-): Promise<void> {
+): Promise<{ overLimit?: true }> {
   const boardId = await boardIdForWrite(deps.database.db, 'cards', move.cardId);
-  await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
     const { fromAreaId, toAreaId, cardId } = move;
     const between = fromAreaId !== toAreaId;
@@ -339,5 +342,7 @@ export async function moveCard(
       scope.tell('card.moved', { cardId, card: moved.name, from: moved.fromName, to: moved.toName });
     }
     emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
+    // Only a card coming in can fill an area: a reorder within it changes no count.
+    return between && (await overWipLimit(trx, toAreaId)) ? { overLimit: true as const } : {};
   });
 }

@@ -1,6 +1,7 @@
 import type { Comment, CommentCreate, CommentUpdate } from '../../../shared/api/comments.js';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_MAX } from '../../../shared/limits.js';
 import { redactEvents } from '../../realtime/event-log.js';
+import { mentionsAsText } from '../../../shared/mentions.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdOf, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
@@ -67,6 +68,8 @@ export async function createComment(deps: ServiceDeps, actor: Actor, input: Comm
     await recordActivity(trx, card.id, actor.id, 'comment', { commentId: id });
     const comment = await loadComment(trx, id);
     emit('comment.created', { cardId: card.id, comment });
+    // Told first: whom the comment mentions hear of it once, as a mention, not as a comment.
+    scope.tell('text.mentioned', { cardId: card.id, card: card.name, commentId: id, before: '', after: content });
     scope.tell('comment.written', { cardId: card.id, card: card.name, excerpt: excerpt(content) });
     return comment;
   });
@@ -74,7 +77,7 @@ export async function createComment(deps: ServiceDeps, actor: Actor, input: Comm
 
 /** The start of a comment as one line of plain-ish text, for a notification. */
 function excerpt(markdown: string): string {
-  const flat = markdown.replace(/\s+/g, ' ').trim();
+  const flat = mentionsAsText(markdown).replace(/\s+/g, ' ').trim();
   return flat.length > 140 ? `${flat.slice(0, 139)}…` : flat;
 }
 
@@ -97,11 +100,16 @@ async function ownComment(trx: Db, boardId: number, actor: Actor, id: number): P
 export async function updateComment(deps: ServiceDeps, actor: Actor, input: CommentUpdate): Promise<Comment> {
   const content = validContent(input.content);
   const boardId = await boardOfComment(deps.database.db, input.id);
-  return writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async ({ trx, board, actor, emit }) => {
+  return writeBoard(deps, actor, { boardId, subject: 'Comment' }, 'edit', async (scope) => {
+    const { trx, board, actor, emit } = scope;
     const own = await ownComment(trx, board.id, actor, input.id);
     await repo.updateCommentContent(trx, own.id, content, nowIso());
     const comment = await loadComment(trx, own.id);
     emit('comment.updated', { cardId: own.cardId, comment });
+    if (content !== own.content) {
+      const card = await writableCard(trx, board.id, own.cardId);
+      scope.tell('text.mentioned', { cardId: card.id, card: card.name, commentId: own.id, before: own.content, after: content });
+    }
     return comment;
   });
 }

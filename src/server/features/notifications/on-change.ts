@@ -1,5 +1,6 @@
 import type { BoardFact, ChangeSubscriber, WrittenScope } from '../../events/subscribers.js';
 import type { NotificationData } from '../../i18n/notifications.js';
+import { newlyMentionedReaders } from '../mentions/mentions.service.js';
 import { notify } from './notifications.service.js';
 
 /**
@@ -12,11 +13,13 @@ import { notify } from './notifications.service.js';
 export const notificationsOnChange: ChangeSubscriber = {
   written: async (scope, { facts }) => {
     if (!scope.actor) return;
-    for (const fact of facts) await notifyOf(scope, fact);
+    // Whom this change mentioned: they hear of it once, as a mention (the facts tell mentions first).
+    const mentioned = new Set<string>();
+    for (const fact of facts) await notifyOf(scope, fact, mentioned);
   },
 };
 
-async function notifyOf(scope: WrittenScope, fact: BoardFact): Promise<void> {
+async function notifyOf(scope: WrittenScope, fact: BoardFact, mentioned: Set<string>): Promise<void> {
   const actor = scope.actor!;
   const { board } = scope;
   const to = async (notification: NotificationData, cardId: number | null, recipients?: string[]): Promise<void> =>
@@ -44,9 +47,18 @@ async function notifyOf(scope: WrittenScope, fact: BoardFact): Promise<void> {
       const { cardId, card, from, to: into } = fact.data;
       return to({ type: 'card_moved', params: { actor: actor.name, card, from, to: into } }, cardId);
     }
+    case 'text.mentioned': {
+      const { cardId, card, commentId, before, after } = fact.data;
+      const recipients = await newlyMentionedReaders({ audience: scope.audience, actor }, before, after);
+      if (recipients.length === 0) return;
+      for (const id of recipients) mentioned.add(id);
+      const params = { actor: actor.name, card, boardId: board.id, cardId, ...(commentId === undefined ? {} : { commentId }) };
+      return to({ type: 'mention', params }, cardId, recipients);
+    }
     case 'comment.written': {
       const { cardId, card, excerpt } = fact.data;
-      return to({ type: 'comment', params: { actor: actor.name, card, excerpt } }, cardId);
+      const recipients = (await scope.audience()).filter((id) => !mentioned.has(id));
+      return to({ type: 'comment', params: { actor: actor.name, card, excerpt } }, cardId, recipients);
     }
     case 'member.granted':
       return to({ type: 'invitation', params: { actor: actor.name, board: board.name } }, null, [fact.data.userId]);

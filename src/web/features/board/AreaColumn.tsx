@@ -9,6 +9,7 @@ import { Icon } from '../../components/Icon';
 import { MenuButton, MenuItem, MenuSeparator } from '../../components/Menu';
 import { CardTile, type CardActions } from './CardTile';
 import { useAreaDnd } from './dnd';
+import { WipBadge, WipLimitDialog } from './WipLimit';
 
 export interface AreaActions extends CardActions {
   /** Moves an area one place back (-1) or forward (+1). */
@@ -61,6 +62,7 @@ export const AreaColumn = memo(function AreaColumn({
   );
   const [renaming, setRenaming] = useState(false);
   const [adding, setAdding] = useState(false);
+  const [limiting, setLimiting] = useState(false);
   const [shown, setShown] = useState(FIRST_TILES);
   const total = cards?.length ?? 0;
   useEffect(() => {
@@ -95,9 +97,8 @@ export const AreaColumn = memo(function AreaColumn({
             {area.name}
           </h2>
         )}
-        <span className="area-count" aria-label={t('board.cardCount', { count: cards?.length ?? 0 })}>
-          {cards?.length ?? ''}
-        </span>
+        {/* The limit counts every card of the area, whatever the board filter shows. */}
+        <WipBadge area={area} count={allCards?.length} />
         <div className="spacer" />
         {writeAccess && (
           <MenuButton label={t('board.areaMenu', { name: area.name })}>
@@ -120,6 +121,15 @@ export const AreaColumn = memo(function AreaColumn({
                   }}
                 >
                   {t('board.renameArea')}
+                </MenuItem>
+                <MenuItem
+                  icon="edit"
+                  onSelect={() => {
+                    close();
+                    setLimiting(true);
+                  }}
+                >
+                  {t('teams.wipMenu')}
                 </MenuItem>
                 <MenuItem
                   icon={todo ? 'arrowUp' : 'arrowLeft'}
@@ -194,6 +204,7 @@ export const AreaColumn = memo(function AreaColumn({
             {t('board.addCard')}
           </button>
         ))}
+      {limiting && <WipLimitDialog area={area} onClose={() => setLimiting(false)} />}
     </section>
   );
 });

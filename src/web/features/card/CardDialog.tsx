@@ -255,7 +255,7 @@ export default function CardDialog({ cardId, board, writeAccess, viewers, onMove
             <h3 id="sec-comments" className="section-title">
               {t('card.comments')}
             </h3>
-            <Comments cardId={card.id} writeAccess={editable} />
+            <Comments cardId={card.id} boardId={board.id} writeAccess={editable} />
           </section>
           <section className="card-section card-activity" aria-labelledby="sec-activity">
             <h3 id="sec-activity" className="section-title">

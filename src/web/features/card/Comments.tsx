@@ -1,3 +1,4 @@
+import { MentionTextarea } from './MentionTextarea';
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,7 @@ import { LengthHint } from './LengthHint';
  * A card's comments, newest on top; Markdown; the author may edit or delete
  * their own. The newest page comes first, older pages on request.
  */
-export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess: boolean }) {
+export function Comments({ cardId, boardId, writeAccess }: { cardId: number; boardId: number; writeAccess: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const comments = useQuery(commentsQuery(cardId));
@@ -55,13 +56,14 @@ export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess:
             void submit();
           }}
         >
-          <textarea
+          <MentionTextarea
+            boardId={boardId}
             className="textarea comment-input"
             aria-label={t('card.writeComment')}
             placeholder={t('card.writeComment')}
             value={draft}
             maxLength={COMMENT_MAX_LENGTH}
-            onChange={(e) => setDraft(e.target.value)}
+            onValueChange={setDraft}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
                 e.preventDefault();
@@ -84,7 +86,7 @@ export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess:
       {comments.data?.length === 0 && !writeAccess && <p className="hint">{t('card.noComments')}</p>}
       <ol className="comment-list">
         {[...(comments.data ?? [])].reverse().map((comment) => (
-          <CommentItem key={comment.id} cardId={cardId} comment={comment} />
+          <CommentItem key={comment.id} cardId={cardId} boardId={boardId} comment={comment} />
         ))}
       </ol>
       {hasOlder && (
@@ -96,7 +98,7 @@ export function Comments({ cardId, writeAccess }: { cardId: number; writeAccess:
   );
 }
 
-function CommentItem({ cardId, comment }: { cardId: number; comment: Comment }) {
+function CommentItem({ cardId, boardId, comment }: { cardId: number; boardId: number; comment: Comment }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const me = useUser();
@@ -129,13 +131,14 @@ function CommentItem({ cardId, comment }: { cardId: number; comment: Comment }) 
               void editComment(qc, cardId, comment, content);
             }}
           >
-            <textarea
+            <MentionTextarea
+              boardId={boardId}
               className="textarea comment-input"
               aria-label={t('card.editComment')}
               value={text}
               autoFocus
               maxLength={COMMENT_MAX_LENGTH}
-              onChange={(e) => setText(e.target.value)}
+              onValueChange={setText}
               onKeyDown={(e) => {
                 if (e.key === 'Escape') {
                   e.preventDefault();

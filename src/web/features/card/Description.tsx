@@ -1,3 +1,4 @@
+import { MentionTextarea } from './MentionTextarea';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { renderMarkdown } from '../../../shared/markdown.js';
@@ -160,15 +161,16 @@ function DescriptionEditor({
         {uploading !== null && <span className="hint">{t('common.uploading', { percent: Math.round(uploading * 100) })}</span>}
       </div>
       {tab === 'write' ? (
-        <textarea
-          ref={ref}
+        <MentionTextarea
+          textareaRef={ref}
+          boardId={boardId}
           className="textarea description-input"
           aria-label={t('card.description')}
           value={value}
           autoFocus
           placeholder={t('card.descriptionPlaceholder')}
           maxLength={CARD_CONTENT_MAX_LENGTH}
-          onChange={(e) => setValue(e.target.value)}
+          onValueChange={setValue}
           onPaste={onPaste}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {

@@ -12,6 +12,7 @@ import templates from './templates.json';
 import calendar from './calendar.json';
 import publiclink from './publiclink.json';
 import mywork from './mywork.json';
+import teams from './teams.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -33,5 +34,6 @@ const en = {
   ...calendar,
   ...publiclink,
   ...mywork,
+  ...teams,
 };
 export default en;
