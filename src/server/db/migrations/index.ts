@@ -18,6 +18,7 @@ import * as jobLanes from './0009-jobs-lanes.js';
 import * as notificationsAsData from './0009-notif-notifications-as-data.js';
 import * as signInPerClient from './0009-limits-signin-per-client.js';
 import * as exactlyOnce from './0009-idem-exactly-once.js';
+import * as announceInTransaction from './0010-revoke-announce-in-transaction.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -41,6 +42,7 @@ const steps: Record<string, Step> = {
   '0009-notif-notifications-as-data': notificationsAsData,
   '0009-limits-signin-per-client': signInPerClient,
   '0009-idem-exactly-once': exactlyOnce,
+  '0010-revoke-announce-in-transaction': announceInTransaction,
 };
 
 /**
