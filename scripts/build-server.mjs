@@ -22,7 +22,12 @@ export async function buildServer(outdir = 'dist/server') {
   await rm(path.join(root, outdir), { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: ['src/server/main.ts', 'src/server/restore.ts'],
+    entryPoints: [
+      'src/server/main.ts',
+      'src/server/restore.ts',
+      // The import worker thread, started from beside the code that needs it (prepare-in-worker.ts).
+      { in: 'src/server/features/board-import/prepare-worker.ts', out: 'import-worker' },
+    ],
     outdir,
     bundle: true,
     // Code loaded with `import()` (MCP, mail, exports) stays in chunks of its own, loaded when first used.

@@ -10,20 +10,21 @@ import type { ReadCaches } from './read-caches.js';
  * - `tavla_events` (sent inside the writing transaction, so delivered at its
  *   commit): the board's older entries go;
  * - `tavla_revocations` (a key deleted: sent inside the deleting transaction;
- *   an account banned or removed, a session ended: right after the sign-in
- *   library's commit): what it names goes (one key's actor, or every key
- *   actor of the account);
- * - `tavla_accounts` (a new name, picture or role, after its commit): the
- *   account's key actors go.
+ *   an account banned or removed, a session ended: sent by the database's
+ *   triggers inside whichever transaction made the change, see
+ *   account-announcements.ts): what it names goes (one key's actor, or every
+ *   key actor of the account);
+ * - `tavla_accounts` (a new name, picture, address, role, or an unban: the
+ *   same triggers): the account's key actors go.
  *
  * The window: another process may answer from its cache from the commit
  * until the notification reaches it (normally well under a millisecond on one
  * host). A notification lost with the connection cannot be replayed, so the
  * caches stop serving the moment the connection fails and start again, empty,
  * only once it is listening again. A connection that dies without a word is
- * noticed by TCP keepalive. A notification that is never sent at all (a
- * process dying between another library's commit and its announcement) is
- * outlived by no entry: each lives `CACHE_LIFETIME_MS` at most.
+ * noticed by TCP keepalive. Every notification is sent inside its
+ * change's transaction, so none is missing from a commit; as a backstop no
+ * entry lives longer than `CACHE_LIFETIME_MS`.
  *
  * Where the dialect serves one process only (SQLite), every change is heard on
  * the bus and the caches serve at once. Answers the function that stops listening.

@@ -1,7 +1,6 @@
 import { ActorCache } from '../auth/actor-cache.js';
 import type { Database, Db } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
-import { ACCOUNT_CHANGES, announce } from '../db/channels.js';
 import type { Clock } from './cache-lifetime.js';
 import { BoardAccessCache } from './board-access-cache.js';
 
@@ -61,10 +60,10 @@ export function createReadCaches(
 }
 
 /**
- * An account's name, picture or role changed: this process forgets its keys'
- * actors at once, the others when the notification reaches them.
+ * An account's name, picture or role changed (committed): this process
+ * forgets its keys' actors at once. The others were told by the database in
+ * the changing transaction (`ACCOUNT_CHANGES`, see account-announcements.ts).
  */
-export async function accountChanged(database: Database, userId: string): Promise<void> {
+export function accountChanged(database: Database, userId: string): void {
   readCachesOf(database.db)?.actors.forgetAccount(userId);
-  await announce(database.dialect, database.db, ACCOUNT_CHANGES, { userId });
 }

@@ -57,6 +57,6 @@ export async function deleteApiKey(db: Db, bus: EventBus, userId: string, keyId:
     return true;
   });
   if (!deleted) throw notFound('API key not found');
-  bus.revoke(revocation, true);
+  bus.revoke(revocation);
   return { success: true };
 }

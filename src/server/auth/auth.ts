@@ -42,7 +42,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
     basePath: '/api/auth',
     secret: config.authSecret,
     trustedOrigins: [new URL(config.baseUrl).origin],
-    database: { db, type: dialect.name },
+    // A password change ends every session and opens one again under the changing tab's id: see authTransactions.
+    database: { db, type: dialect.name, transaction: dialect.authTransactions },
     telemetry: { enabled: false },
     emailAndPassword: {
       enabled: true,

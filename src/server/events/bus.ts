@@ -34,15 +34,15 @@ export class EventBus {
 
   /**
    * Credentials that no longer work (signed out, deleted, banned), in this
-   * process. `announced`: the writer already told the other processes (a
-   * `REVOCATIONS` notification in its transaction); else the realtime side
-   * tells them now, after the commit.
+   * process, after the commit. The other processes were told inside the
+   * transaction: by the writer (a deleted key) or by the database itself (a
+   * session ended, an account banned or removed: see account-announcements.ts).
    */
-  revoke(revocation: Revocation, announced = false): void {
-    this.#emitter.emit('revocation', revocation, announced);
+  revoke(revocation: Revocation): void {
+    this.#emitter.emit('revocation', revocation);
   }
 
-  subscribeRevocations(listener: (revocation: Revocation, announced: boolean) => void): () => void {
+  subscribeRevocations(listener: (revocation: Revocation) => void): () => void {
     this.#emitter.on('revocation', listener);
     return () => this.#emitter.off('revocation', listener);
   }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.js';
-import { announce, REVOCATIONS } from '../db/channels.js';
 import { Hub } from './hub.js';
 import { listenForEvents, type ListenerFeeds } from './pg-listener.js';
 import { relayPresence } from './presence-relay.js';
@@ -22,14 +21,8 @@ export async function registerRealtime(
   const unsubscribeNotifications = deps.bus.subscribeNotifications((items) => {
     for (const { userId, notification } of items) hub.sendToAccount(userId, { type: 'notification', notification });
   });
-  const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation, announced) => {
-    hub.revoke(revocation);
-    if (announced) return;
-    // Ended outside a transaction of ours (sign-in library's): the other processes hear of it after its commit.
-    announce(deps.database.dialect, deps.database.db, REVOCATIONS, revocation).catch((error: unknown) =>
-      app.log.error({ err: error }, 'revocation not announced to other processes'),
-    );
-  });
+  // The other processes were told inside the revoking transaction (see EventBus.revoke).
+  const unsubscribeRevocations = deps.bus.subscribeRevocations((revocation) => hub.revoke(revocation));
   await realtimeRoutes(app, deps, hub, options);
 
   const stopListening = listenForEvents(deps.config.databaseUrl, deps.database, hub, app.log, feeds);

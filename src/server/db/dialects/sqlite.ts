@@ -13,6 +13,7 @@ export const sqlite: Dialect = {
   name: 'sqlite',
   label: 'SQLite',
   true: 1,
+  authTransactions: false,
 
   open(url) {
     const file = url.replace(/^sqlite:(\/\/)?/, '');

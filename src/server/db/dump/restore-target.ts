@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { ACCOUNT_ANNOUNCEMENTS } from '../account-announcements.js';
 import { sqliteFile } from '../dialects/sqlite.js';
 import { quoteIdent } from './sql-text.js';
 
@@ -15,6 +16,8 @@ export interface Target {
   hasRows(table: string): Promise<boolean>;
   drop(tables: string[]): Promise<void>;
   exec(statement: string): Promise<void>;
+  /** Puts back what a dump holds no statement for (PostgreSQL: the accounts' announcing triggers), before the COMMIT. */
+  completeSchema(): Promise<void>;
   attachmentFile(id: number): Promise<string | null>;
   imageExists(storedName: string): Promise<boolean>;
   rollback(): Promise<void>;
@@ -54,6 +57,8 @@ export function sqliteRestoreTarget(databaseUrl: string): Target {
       db.exec(statement);
       return Promise.resolve();
     },
+    // One process: it hears its own changes, no trigger announces them.
+    completeSchema: () => Promise.resolve(),
     attachmentFile: (id) => {
       const row = db.prepare('SELECT "storedName" AS name FROM attachments WHERE id = ?').get(id) as
         { name: string | null } | undefined;
@@ -94,6 +99,10 @@ export async function postgresRestoreTarget(databaseUrl: string): Promise<Target
     },
     exec: async (statement) => {
       await client.query(statement);
+    },
+    // A restore drops the tables, and with them their triggers.
+    completeSchema: async () => {
+      for (const statement of ACCOUNT_ANNOUNCEMENTS) await client.query(statement);
     },
     attachmentFile: async (id) => {
       const { rows } = await client.query<{ name: string | null }>('SELECT "storedName" AS name FROM attachments WHERE id = $1', [

@@ -20,6 +20,7 @@ import * as signInPerClient from './0009-limits-signin-per-client.js';
 import * as exactlyOnce from './0009-idem-exactly-once.js';
 import * as searchOffMovePath from './0010-pgperf-search-off-move-path.js';
 import * as wipLimits from './0010-teams-area-wip-limits.js';
+import * as announceInTransaction from './0010-revoke-announce-in-transaction.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -45,6 +46,7 @@ const steps: Record<string, Step> = {
   '0009-idem-exactly-once': exactlyOnce,
   '0010-pgperf-search-off-move-path': searchOffMovePath,
   '0010-teams-area-wip-limits': wipLimits,
+  '0010-revoke-announce-in-transaction': announceInTransaction,
 };
 
 /**

@@ -1,10 +1,9 @@
-import { open, readFile, stat } from 'node:fs/promises';
-import sjson from 'secure-json-parse';
+import { open, stat } from 'node:fs/promises';
 import type { Insertable } from 'kysely';
 import type { Entry } from 'yauzl';
 import { isSafeImage } from '../../../shared/addresses.js';
-import { BoardFile, type BoardFileInput } from '../../../shared/api/board-file.schema.js';
-import type { BoardImportResult, ImportReport } from '../../../shared/api/board-import.js';
+import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
+import type { BoardImportResult } from '../../../shared/api/board-import.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import type { AttachmentTable, CardActivityTable, CommentTable } from '../../db/schema.js';
@@ -20,19 +19,16 @@ import {
   type UploadStore,
 } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
-import { withNul } from '../../http/validation.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
 import { deleteBoard, insertBoard, updateBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import * as repo from './board-import.repository.js';
-import { importBounds, overBound } from './import-bounds.js';
-import { steppedChecker } from './json-check.js';
-import { parseInSteps } from './json-in-steps.js';
-import { convertTrelloUpload, looksLikeTrello, peopleKnownTo } from './trello.js';
+import { peopleKnownTo } from './trello.js';
+import type { PrepareInput } from './prepare.js';
+import { prepareInWorker } from './prepare-in-worker.js';
 import { SORT_STEP } from '../cards/ordering.js';
 import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from '../../zip/reader.js';
 
@@ -46,9 +42,6 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
   /** The largest board file (it is read whole, and parsed: several times its size in memory). */
   boardFileBytes: 32 * MB,
 };
-
-// A board file's bulk is its areas: checked one by one, with the event loop's turn in between.
-const validate = steppedChecker(BoardFile, ['areas']);
 
 type FileCard = BoardFileInput['areas'][number]['cards'][number];
 
@@ -75,28 +68,18 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
   let zip: SafeZip | undefined;
   try {
     // A Trello export (plain JSON, or the one JSON file of a zip) is converted to a board file first.
-    // The parse, the checks and the conversion each work a piece at a time, and the event loop
-    // gets its turn between them too: the largest allowed import never holds the process for long.
-    let parsed: unknown;
-    if (await isPlainJson(upload)) parsed = await readPlainJson(upload);
-    else {
+    // The parse, the checks and the conversion run in a worker thread: the event loop that answers
+    // requests only takes the result in small pieces, then writes it in short steps.
+    const people = await peopleKnownTo(deps.database.db, actor.id);
+    let source: PrepareInput['source'];
+    if (await isPlainJson(upload)) {
+      if ((await stat(upload)).size > importLimits.boardFileBytes) throw tooLarge('The file');
+      source = { path: upload };
+    } else {
       zip = await SafeZip.open(upload, importLimits.zip);
-      parsed = await readBoardJson(zip);
+      source = { text: await readBoardJson(zip) };
     }
-    await nextTurn();
-    let report: ImportReport | undefined;
-    let file: BoardFileInput;
-    if (looksLikeTrello(parsed)) {
-      const converted = await convertTrelloUpload(parsed, await peopleKnownTo(deps.database.db, actor.id), nowIso());
-      if ('problem' in converted) throw new BadZip(converted.problem);
-      ({ file, report } = converted);
-      await nextTurn();
-      const problem = await validate(file);
-      if (problem) throw new BadZip(`The converted Trello board does not match the format: ${problem}`);
-    } else if (!zip) throw new BadZip('The file is neither a board export (zip) nor a Trello board export (JSON)');
-    else file = await checkBoardFile(parsed);
-    parsed = undefined;
-    await nextTurn();
+    const { file, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, now: nowIso() });
     const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
     const board = await writeInSteps(deps, actor, file, files);
     return report ? { board, report } : { board };
@@ -120,31 +103,12 @@ async function isPlainJson(upload: string): Promise<boolean> {
   }
 }
 
-async function readPlainJson(upload: string): Promise<unknown> {
-  if ((await stat(upload)).size > importLimits.boardFileBytes) throw tooLarge('The file');
-  return parseJson(await readFile(upload, 'utf8'), 'The file');
-}
-
 function tooLarge(what: string): HttpError {
   return new HttpError(413, `${what} is larger than the import limit (${Math.round(importLimits.boardFileBytes / MB)} MB)`);
 }
 
-/** Parsed a piece at a time (see parseInSteps): a file at the size limit would otherwise hold the process for its parse. */
-async function parseJson(text: string, what: string): Promise<unknown> {
-  let parsed: unknown;
-  try {
-    parsed = await parseInSteps(text.replace(/^\uFEFF/, ''), (piece) =>
-      sjson.parse(piece, undefined, { protoAction: 'remove', constructorAction: 'remove' }),
-    );
-  } catch {
-    throw new BadZip(`${what} is not valid JSON`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BadZip(`${what} is not a JSON object`);
-  return parsed;
-}
-
-/** The one JSON file at the top of the zip, parsed. */
-async function readBoardJson(zip: SafeZip): Promise<unknown> {
+/** The text of the one JSON file at the top of the zip. */
+async function readBoardJson(zip: SafeZip): Promise<string> {
   const candidates = [...zip.entries.values()].filter((e) => !e.fileName.includes('/') && e.fileName.endsWith('.json'));
   if (candidates.length !== 1)
     throw new BadZip(
@@ -153,46 +117,7 @@ async function readBoardJson(zip: SafeZip): Promise<unknown> {
   const entry = candidates[0]!;
   // Refused by its declared size before a byte is read (the reader enforces the declaration).
   if (entry.uncompressedSize > importLimits.boardFileBytes) throw tooLarge('The board file');
-  return parseJson(await zip.text(entry, importLimits.boardFileBytes), 'The board file');
-}
-
-/** A board file of ours, checked against the format. */
-async function checkBoardFile(parsed: unknown): Promise<BoardFileInput> {
-  const head = parsed as { format?: unknown; formatVersion?: unknown };
-  if (head.format !== BOARD_FILE_FORMAT) throw new BadZip(`The board file's format is not "${BOARD_FILE_FORMAT}"`);
-  if (head.formatVersion !== BOARD_FILE_VERSION)
-    throw new BadZip(`The board file's formatVersion ${JSON.stringify(head.formatVersion)} is not one this service reads (1)`);
-  const problem = await validate(parsed);
-  if (problem) throw new BadZip(`The board file does not match the format: ${problem}`);
-  const over = overBounds(parsed as BoardFileInput);
-  if (over) throw new BadZip(over);
-  const withNulAt = withNul('board file', parsed);
-  if (withNulAt) throw new BadZip(`${withNulAt} must not contain the NUL character`);
-  return parsed as BoardFileInput;
-}
-
-/** The first import bound a board file goes past, as the answer says it; null within them all. */
-function overBounds(file: BoardFileInput): string | null {
-  let cards = 0;
-  let comments = 0;
-  let attachments = 0;
-  let activity = 0;
-  for (const area of file.areas) {
-    cards += area.cards.length;
-    for (const card of area.cards) {
-      comments += card.comments.length;
-      attachments += card.attachments.length;
-      activity += card.activity.length;
-    }
-  }
-  return overBound('The board file', [
-    ['areas', file.areas.length, importBounds.areas],
-    ['cards', cards, importBounds.cards],
-    ['labels', file.labels.length, importBounds.labels],
-    ['comments', comments, importBounds.comments],
-    ['attachments', attachments, importBounds.attachments],
-    ['history entries', activity, importBounds.activity],
-  ]);
+  return zip.text(entry, importLimits.boardFileBytes);
 }
 
 export interface StoredFiles {

@@ -79,6 +79,8 @@ export async function restoreExport(options: {
         if (statement.keyword === 'COMMIT') {
           log('copying the files into the upload folder');
           await copyFiles(target, zip, store, written);
+          // The dump holds tables, not their triggers (see account-announcements.ts).
+          await target.completeSchema();
           committed = true;
         }
         await target.exec(statement.text);

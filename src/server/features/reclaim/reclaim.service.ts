@@ -21,7 +21,7 @@ export async function endStandingAccess(deps: Pick<Deps, 'database' | 'bus' | 'l
     for (const boardId of linkBoards) await announceLinkChange(deps, trx, boardId);
     return { keyIds, linkBoards };
   });
-  for (const keyId of keyIds) deps.bus.revoke({ userId, keyId }, true);
+  for (const keyId of keyIds) deps.bus.revoke({ userId, keyId });
   await Promise.all(linkBoards.map((boardId) => recheckLinkViewers(deps, boardId)));
   if (keyIds.length + linkBoards.length > 0) {
     deps.log.info({ userId, keys: keyIds.length, links: linkBoards.length }, 'standing access ended: the address was reclaimed');

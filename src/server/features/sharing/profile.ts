@@ -13,7 +13,7 @@ export async function announceProfile(
   user: { id: string; name: string; image?: string | null | undefined },
 ): Promise<void> {
   // Its keys' cached actors carry the old name, picture and role.
-  await accountChanged(deps.database, user.id);
+  accountChanged(deps.database, user.id);
   const boards = await boardsJoinedBy(deps.database.db, user.id);
   const person = { id: user.id, name: user.name, image: user.image ?? null };
   for (const id of boards) {
