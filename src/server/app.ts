@@ -53,6 +53,7 @@ import { webhookDeliveriesOnWrite } from './features/webhooks/queue.js';
 import { onEventsStored } from './events/board-write.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
@@ -135,6 +136,7 @@ export async function buildApp({
   registerErrorHandling(app);
   await registerOpenApi(app, serviceVersion);
 
+  metricsRoutes(app, config.metrics.token, database, jobs);
   healthRoutes(app, database);
   registerApiKeyRoutes(app, deps);
   registerAuthRoutes(app, deps.auth, config.baseUrl, deps.limits);

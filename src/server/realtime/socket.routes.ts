@@ -11,6 +11,7 @@ import { badRequest, forbidden } from '../http/errors.js';
 import { holdConnectionSlots } from '../limits/connection-slots.js';
 import type { Client, Hub } from './hub.js';
 import { keepAlive } from './keep-alive.js';
+import { realtimeMessages, socketOpened } from '../metrics/metrics.js';
 
 export interface RealtimeOptions {
   /** How often a socket must answer a ping to stay connected. */
@@ -39,6 +40,7 @@ class SocketClient implements Client {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) return this.socket.terminate();
     this.socket.send(json);
+    realtimeMessages.inc({ audience: 'members' });
   }
 
   close(code: number, reason: string): void {
@@ -103,6 +105,7 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
     ]),
     wsHandler: (socket, request) => {
       const client = new SocketClient(request.actor, socket);
+      const counted = socketOpened('members');
       hub.connect(client);
       const credential = request.actor.credential;
       const unwatch = credential
@@ -127,6 +130,7 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
       });
 
       socket.on('close', () => {
+        counted();
         unwatch();
         hub.disconnect(client);
       });
