@@ -36,6 +36,7 @@ import { profileRoutes } from './features/profile/avatar.routes.js';
 import { templateRoutes } from './features/templates/templates.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
+import { adminMailRoutes } from './features/admin-mail/admin-mail.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { idempotentWrites } from './http/idempotency.js';
 import { registerMcp } from './mcp/mcp.routes.js';
@@ -172,6 +173,7 @@ export async function buildApp({
       profileRoutes(data, deps);
       webhookRoutes(data, deps);
       templateRoutes(data, deps);
+      adminMailRoutes(data, deps, mailer);
       done();
     },
     { prefix: '/api/data' },

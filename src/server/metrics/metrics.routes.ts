@@ -21,8 +21,9 @@ export function metricsRoutes(app: FastifyInstance, token: string | null, databa
     done();
   });
   const remove = addMetricsSource({ queues: () => jobs.queueLoad(), pool: () => poolLoad(database.db) });
-  app.addHook('onClose', async () => {
+  app.addHook('onClose', (_instance, done) => {
     remove();
+    done();
   });
 
   app.get(

@@ -111,7 +111,9 @@ eachDialect(
       });
       expect(bad.statusCode).toBe(401);
       const after = await scrape(t);
-      expect(sample(after, 'tavla_group_commit_batch_size_count')).toBeGreaterThan(sample(before, 'tavla_group_commit_batch_size_count'));
+      expect(sample(after, 'tavla_group_commit_batch_size_count')).toBeGreaterThan(
+        sample(before, 'tavla_group_commit_batch_size_count'),
+      );
       expect(sample(after, 'tavla_signin_failures_total') - sample(before, 'tavla_signin_failures_total')).toBe(1);
     });
   },
@@ -120,7 +122,11 @@ eachDialect(
 
 eachDialect('metrics without METRICS_TOKEN', (t) => {
   it('are not served on the main port at all', async () => {
-    const res = await t.inject(null, { method: 'GET', url: '/metrics', headers: { authorization: 'Bearer anything-at-all-here' } });
+    const res = await t.inject(null, {
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer anything-at-all-here' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('tavla_');
   });

@@ -87,7 +87,6 @@ export interface QueueLoadSample {
   oldestAgeSeconds: number;
 }
 
-
 export interface MetricsSource {
   queues: () => Promise<QueueLoadSample[]>;
   pool: () => PoolLoad;
@@ -134,7 +133,12 @@ function queueGauge(name: string, help: string, pick: (load: QueueLoadSample) =>
 
 queueGauge('tavla_jobs_waiting', 'Due jobs waiting for a slot, per queue', (l) => l.depth, 'sum');
 queueGauge('tavla_jobs_running', 'Jobs being run now (by any process), per queue', (l) => l.running, 'max');
-queueGauge('tavla_jobs_oldest_age_seconds', 'How long the oldest waiting job has been due, per queue', (l) => l.oldestAgeSeconds, 'max');
+queueGauge(
+  'tavla_jobs_oldest_age_seconds',
+  'How long the oldest waiting job has been due, per queue',
+  (l) => l.oldestAgeSeconds,
+  'max',
+);
 
 new client.Gauge({
   name: 'tavla_db_connections',
