@@ -5,6 +5,7 @@ import { describeE2E } from './use-e2e.js';
 
 const mailSection = (page: Page) => page.getByRole('region', { name: 'Mail' });
 const banner = (page: Page) => page.getByRole('region', { name: 'E-mail address not confirmed' });
+const poll = { timeout: 15_000 };
 const accountRow = (page: Page, email: string) => page.locator('tbody tr').filter({ hasText: email });
 
 describeE2E('mail on a fresh install', (e2e) => {
@@ -22,11 +23,11 @@ describeE2E('mail on a fresh install', (e2e) => {
     await page.goto('/admin');
     const section = mailSection(page);
     await section.waitFor();
-    await expect.poll(() => section.innerText()).toContain('No SMTP_URL is set');
+    await expect.poll(() => section.innerText(), poll).toContain('No SMTP_URL is set');
     expect(await section.innerText()).toContain(`${e2e.server.dataDir}/outbox`);
 
     await section.getByRole('button', { name: 'Send a test mail' }).click();
-    await expect.poll(() => section.getByRole('status').innerText()).toBe(`A test mail went to ${admin.email}.`);
+    await expect.poll(() => section.getByRole('status').innerText(), poll).toBe(`A test mail went to ${admin.email}.`);
     const entry = section.getByRole('button', { name: 'Read the mail “Test mail from Tavla”' });
     await entry.waitFor();
     await entry.click();
@@ -42,10 +43,10 @@ describeE2E('mail on a fresh install', (e2e) => {
     expect(await row.innerText()).toContain('Not confirmed');
     expect(await accountRow(page, admin.email).innerText()).toContain('Confirmed');
     await row.getByRole('button', { name: 'Confirm address' }).click();
-    await expect.poll(() => addressVerified(e2e.server, member)).toBe(true);
-    await expect.poll(() => row.innerText()).not.toContain('Not confirmed');
+    await expect.poll(() => addressVerified(e2e.server, member), poll).toBe(true);
+    await expect.poll(() => row.innerText(), poll).not.toContain('Not confirmed');
     await context.close();
-  });
+  }, 90_000);
 
   test('on a phone (390 px) the banner of an unconfirmed address takes one line', async () => {
     const vera = await e2e.seed.user('Vera Verylongname', { verified: false });
@@ -69,7 +70,7 @@ describeE2E('mail on a fresh install', (e2e) => {
 
     // The button still works there.
     await button.click();
-    await expect.poll(() => shown.getByRole('status').innerText()).toBe('Sent: look in your inbox.');
+    await expect.poll(() => shown.getByRole('status').innerText(), poll).toBe('Sent: look in your inbox.');
     expect((await shown.boundingBox())!.height).toBeLessThanOrEqual(buttonBox!.height + 16);
     await phone.context.close();
 
@@ -81,5 +82,5 @@ describeE2E('mail on a fresh install', (e2e) => {
       `Please confirm your address ${vera.email} with the link we mailed you.`,
     );
     await wide.context.close();
-  });
+  }, 90_000);
 });

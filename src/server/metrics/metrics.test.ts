@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedBoard } from '../../../test/factories.js';
 import { eachDialect, type TestContext } from '../../../test/harness.js';
 import { Viewer } from '../../../test/realtime-client.js';
 import { loadConfig } from '../config.js';
+import { projectRoot } from '../version.js';
 import { serveMetrics } from './metrics.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -129,6 +132,18 @@ eachDialect('metrics without METRICS_TOKEN', (t) => {
     });
     expect(res.statusCode).toBe(404);
     expect(res.body).not.toContain('tavla_');
+  });
+});
+
+describe('the Grafana dashboard', () => {
+  it('charts every tavla_ metric and the process metrics', () => {
+    const dashboard = readFileSync(path.join(projectRoot, 'ops/grafana/tavla.json'), 'utf8');
+    const queries = (JSON.parse(dashboard) as { panels: Array<{ targets: Array<{ expr: string }> }> }).panels
+      .flatMap((p) => p.targets.map((t) => t.expr))
+      .join('\n');
+    for (const name of NAMES.filter((n) => n.startsWith('tavla_'))) expect(queries, name).toContain(name);
+    expect(queries).toContain('process_cpu_seconds_total');
+    expect(queries).toContain('nodejs_eventloop_lag');
   });
 });
 
