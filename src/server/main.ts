@@ -3,17 +3,25 @@ import { startupAllocationsDone } from './young-generation.js';
 // The service's modules load only now, after young-generation.ts has run: V8
 // compiles a module when it loads it, well before the module is evaluated, so a
 // static import here would load the whole service before that setting applies.
-const [{ buildApp }, { bootstrapAdmin }, { ConfigError, loadConfig }, { openDatabase }, { migrate }, files, { uploadStore }, { serveMetrics }] =
-  await Promise.all([
-    import('./app.js'),
-    import('./auth/bootstrap-admin.js'),
-    import('./config.js'),
-    import('./db/database.js'),
-    import('./db/migrations/index.js'),
-    import('./files/private-files.js'),
-    import('./files/store.js'),
-    import('./metrics/metrics.js'),
-  ]);
+const [
+  { buildApp },
+  { bootstrapAdmin },
+  { ConfigError, loadConfig },
+  { openDatabase },
+  { migrate },
+  files,
+  { uploadStore },
+  { serveMetrics },
+] = await Promise.all([
+  import('./app.js'),
+  import('./auth/bootstrap-admin.js'),
+  import('./config.js'),
+  import('./db/database.js'),
+  import('./db/migrations/index.js'),
+  import('./files/private-files.js'),
+  import('./files/store.js'),
+  import('./metrics/metrics.js'),
+]);
 
 async function main(): Promise<void> {
   const config = loadConfig();

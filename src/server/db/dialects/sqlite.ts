@@ -26,7 +26,9 @@ export const sqlite: Dialect = {
     connection.pragma('foreign_keys = ON');
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(connection, 500) }) });
     // One connection: in use while a transaction holds it; the queries waiting for it are not counted anywhere.
-    describePool(db, () => (connection.inTransaction ? { inUse: 1, idle: 0, waiting: null } : { inUse: 0, idle: 1, waiting: null }));
+    describePool(db, () =>
+      connection.inTransaction ? { inUse: 1, idle: 0, waiting: null } : { inUse: 0, idle: 1, waiting: null },
+    );
     return db;
   },
 
