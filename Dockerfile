@@ -2,7 +2,7 @@
 # then a slim runtime that holds only what `node dist/server/main.js` needs.
 
 # --- build: compile better-sqlite3, the server and the web app
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary fits.
 RUN apt-get update \
@@ -15,7 +15,7 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \

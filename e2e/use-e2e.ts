@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { DialectName } from '../src/server/db/dialect.js';
 import { createArea, createBoard, createCard, createLabel, invite, seedBoard, updateCard } from '../test/factories.js';
 import { browserTestsEnabled, cookieFor, launchBrowser, newPage } from './browser.js';
-import { apiUser, mailLink, startServer, verifyAddress, type ApiUser, type Server } from './support.js';
+import { apiUser, mailLink, startServer, unverifyAddress, verifyAddress, type ApiUser, type Server } from './support.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -116,6 +116,7 @@ export function useE2E(options: E2EOptions = {}): E2E {
     async user(name, { verified = true } = {}) {
       const user = await apiUser(running(), name);
       if (verified) await confirm(user);
+      else await unverifyAddress(running(), user);
       return user;
     },
     board: (owner, name, fields = {}) => createBoard(running(), owner, { name, ...fields }),

@@ -34,6 +34,21 @@ function dockerfile(): Instruction[] {
     });
 }
 
+/** A version against a range of space-separated `>=`/`<` comparators (all the engines field uses). */
+function satisfies(version: string, range: string): boolean {
+  const parts = (v: string) => v.replace(/^v/, '').split('.').map(Number);
+  const compare = (a: string, b: string) => {
+    const [x, y] = [parts(a), parts(b)];
+    for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  };
+  return range.split(/\s+/).every((comparator) => {
+    const match = /^(>=|<)(\d+(?:\.\d+){0,2})$/.exec(comparator);
+    if (!match) throw new Error(`unexpected comparator ${comparator}`);
+    return match[1] === '>=' ? compare(version, match[2]!) >= 0 : compare(version, match[2]!) < 0;
+  });
+}
+
 const packageJson = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
   engines: { node: string };
@@ -49,10 +64,14 @@ describe('Dockerfile', () => {
   const stages = steps.filter((s) => s.op === 'FROM');
   const runtime = steps.slice(steps.lastIndexOf(stages[stages.length - 1]!));
 
-  it('builds in stages on Node 20 Debian slim, as the engines field allows', () => {
+  it('builds in stages on Node 22 (a maintained LTS line) Debian slim, within the engines field: 20.19 through 26', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const stage of stages) expect(stage.args).toMatch(/^node:20-(bookworm|bullseye|trixie)-slim\b/);
-    expect(packageJson.engines.node).toMatch(/>=\s*20/);
+    for (const stage of stages) expect(stage.args).toMatch(/^node:22-(bookworm|bullseye|trixie)-slim\b/);
+    const range = packageJson.engines.node;
+    for (const version of ['20.19.0', '22.12.0', '24.0.0', '24.21.0', '26.9.0'])
+      expect(satisfies(version, range), version).toBe(true);
+    for (const version of ['20.18.1', '18.20.0', '27.0.0']) expect(satisfies(version, range), version).toBe(false);
+    expect(satisfies(process.version, range)).toBe(true);
   });
 
   it('installs and builds with the README commands, which exist in package.json', () => {

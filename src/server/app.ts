@@ -37,6 +37,7 @@ import { templateRoutes } from './features/templates/templates.routes.js';
 import { mentionRoutes } from './features/mentions/mentions.routes.js';
 import { forgetAvatar } from './features/profile/avatar.service.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
+import { adminMailRoutes } from './features/admin-mail/admin-mail.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { idempotentWrites } from './http/idempotency.js';
 import { registerMcp } from './mcp/mcp.routes.js';
@@ -55,6 +56,7 @@ import { notificationsOnChange } from './features/notifications/on-change.js';
 import { subscribeToChanges } from './events/subscribers.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { registerRealtime } from './realtime/index.js';
 import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
@@ -139,6 +141,7 @@ export async function buildApp({
   registerErrorHandling(app);
   await registerOpenApi(app, serviceVersion);
 
+  metricsRoutes(app, config.metrics.token, database, jobs);
   healthRoutes(app, database);
   registerApiKeyRoutes(app, deps);
   registerAuthRoutes(app, deps.auth, config.baseUrl, deps.limits);
@@ -175,6 +178,7 @@ export async function buildApp({
       webhookRoutes(data, deps);
       templateRoutes(data, deps);
       mentionRoutes(data, deps);
+      adminMailRoutes(data, deps, mailer);
       done();
     },
     { prefix: '/api/data' },

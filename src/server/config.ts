@@ -43,6 +43,8 @@ export interface Config {
   webhookConcurrency: number;
   /** A receiver answering slower than this counts a failure toward the webhook's turning off, even with a 2xx. */
   webhookSlowMs: number;
+  /** `GET /metrics`: the bearer token it asks for (none: not served on the main port), and a port of its own. */
+  metrics: { token: string | null; port: number | null; host: string };
 }
 
 export interface OidcConfig {
@@ -123,6 +125,9 @@ export function loadConfig(env: Env = process.env): Config {
   const authSecretRaw = read('AUTH_SECRET');
   if (authSecretRaw !== undefined && authSecretRaw.length < 32) problems.push('AUTH_SECRET must be at least 32 characters');
 
+  const metricsToken = read('METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+
   const limits = readLimitSettings(integer);
   const config: Config = {
     port,
@@ -150,6 +155,11 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrency: integer('WEBHOOK_CONCURRENCY', 4, 1, 64),
     // Below the delivery timeout (10 s), or it would never count anything the timeout does not.
     webhookSlowMs: integer('WEBHOOK_SLOW_MS', 5000, 100, 9999),
+    metrics: {
+      token: read('METRICS_TOKEN') ?? null,
+      port: read('METRICS_PORT') === undefined ? null : integer('METRICS_PORT', 9464, 0, 65535),
+      host: read('METRICS_HOST') ?? '127.0.0.1',
+    },
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 

@@ -3,16 +3,25 @@ import { startupAllocationsDone } from './young-generation.js';
 // The service's modules load only now, after young-generation.ts has run: V8
 // compiles a module when it loads it, well before the module is evaluated, so a
 // static import here would load the whole service before that setting applies.
-const [{ buildApp }, { bootstrapAdmin }, { ConfigError, loadConfig }, { openDatabase }, { migrate }, files, { uploadStore }] =
-  await Promise.all([
-    import('./app.js'),
-    import('./auth/bootstrap-admin.js'),
-    import('./config.js'),
-    import('./db/database.js'),
-    import('./db/migrations/index.js'),
-    import('./files/private-files.js'),
-    import('./files/store.js'),
-  ]);
+const [
+  { buildApp },
+  { bootstrapAdmin },
+  { ConfigError, loadConfig },
+  { openDatabase },
+  { migrate },
+  files,
+  { uploadStore },
+  { serveMetrics },
+] = await Promise.all([
+  import('./app.js'),
+  import('./auth/bootstrap-admin.js'),
+  import('./config.js'),
+  import('./db/database.js'),
+  import('./db/migrations/index.js'),
+  import('./files/private-files.js'),
+  import('./files/store.js'),
+  import('./metrics/metrics.js'),
+]);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,12 +35,14 @@ async function main(): Promise<void> {
     app.log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be read by other accounts: chmod 700 it (new files are private)');
   }
 
+  let stopMetrics = (): Promise<void> => Promise.resolve();
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     // Stop taking requests, let those under way finish, then let go of the database.
+    await stopMetrics();
     await app.close();
     await database.close();
     process.exit(0);
@@ -40,6 +51,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void close('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  const { metrics } = config;
+  if (metrics.port !== null) {
+    const server = await serveMetrics({ port: metrics.port, host: metrics.host, token: metrics.token });
+    stopMetrics = () => server.close();
+    app.log.info({ url: `${server.url}/metrics` }, 'metrics served');
+  }
   startupAllocationsDone();
   app.log.info({ database: database.dialect.name, baseUrl: config.baseUrl }, 'Tavla is ready');
 }

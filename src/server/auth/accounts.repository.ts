@@ -10,7 +10,7 @@ export async function anyAccountExists(db: Db): Promise<boolean> {
  * administrators: one at a time (across processes), each such account steps
  * down when another administrator already exists, so exactly one stays.
  */
-export async function keepOneFirstAdmin(db: Db, dialect: Dialect, userId: string): Promise<void> {
+export async function keepOneFirstAdmin(db: Db, dialect: Dialect, userId: string, confirmedAsFirst = false): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await dialect.exclusive(trx, 'tavla:first-admin');
     const other = await trx
@@ -20,8 +20,19 @@ export async function keepOneFirstAdmin(db: Db, dialect: Dialect, userId: string
       .where('id', '<>', userId)
       .limit(1)
       .executeTakeFirst();
-    if (other) await trx.updateTable('user').set({ role: 'user' }).where('id', '=', userId).execute();
+    if (!other) return;
+    await trx
+      .updateTable('user')
+      .set(confirmedAsFirst ? { role: 'user', emailVerified: dialect.true === true ? false : 0 } : { role: 'user' })
+      .where('id', '=', userId)
+      .execute();
   });
+}
+
+/** Whether the account's address is confirmed. */
+export async function addressConfirmed(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('user').select('emailVerified').where('id', '=', userId).executeTakeFirst();
+  return row?.emailVerified === true || row?.emailVerified === 1;
 }
 
 /** Whether a session row exists. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import { CLIENT_IP_HEADER, type Auth } from './auth.js';
 import type { Limits } from '../limits/limits.js';
+import { signInFailures, signInLockouts } from '../metrics/metrics.js';
 
 /** Hands `/api/auth/*` to better-auth, turning its `{message}` errors into our `{error}` shape. */
 export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: string, limits: Limits): void {
@@ -15,6 +16,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       if (signInAs !== undefined) {
         const wait = await limits.signIn.attempt(signInAs, request.ip);
         if (wait > 0) {
+          signInLockouts.inc();
           // The same words for every address, known or not.
           return reply
             .status(429)
@@ -33,6 +35,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       if (signInAs !== undefined) {
         if (response.ok) await limits.signIn.succeeded(signInAs, request.ip);
         else if (response.status !== 401) await limits.signIn.notChecked(signInAs, request.ip);
+        else signInFailures.inc();
       }
 
       reply.status(response.status);

@@ -9,7 +9,7 @@ import { enqueue } from '../jobs/runner.js';
 import { betterAuthRateLimit } from '../limits/auth-rules.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
-import { anyAccountExists, keepOneFirstAdmin, sessionExists } from './accounts.repository.js';
+import { addressConfirmed, anyAccountExists, keepOneFirstAdmin, sessionExists } from './accounts.repository.js';
 import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
@@ -36,6 +36,8 @@ export interface AccountHooks {
 
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
   const { db, dialect } = database;
+  /** Addresses of accounts made as an instance's first, confirmed for that alone, until their sign-up is through. */
+  const firstAccounts = new Set<string>();
   return betterAuth({
     appName: 'Tavla',
     baseURL: config.baseUrl,
@@ -71,6 +73,8 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         await hooks.addressReclaimed?.(user);
       },
       sendVerificationEmail: async ({ user, url }) => {
+        // The instance's first account counts as confirmed: no link to mail, unless it stepped down meanwhile.
+        if (firstAccounts.delete(user.email) && (await addressConfirmed(db, user.id))) return;
         await enqueue(
           db,
           'mail',
@@ -123,15 +127,23 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       user: {
         create: {
           // The first account of an instance administers it.
+          // The first account of an instance administers it, and its address counts as confirmed: on a fresh
+          // instance without SMTP_URL nobody could read the mailed link but the one who can read DATA_DIR.
           before: async (user, ctx) => {
             refuseUnvouchedSso(user, ctx);
             checkPicture(user.image, config.baseUrl);
             const first = !(await anyAccountExists(db));
-            return { data: { ...user, role: first ? 'admin' : (user.role ?? 'user') } };
+            if (first && user.emailVerified !== true) firstAccounts.add(user.email);
+            return {
+              data: { ...user, role: first ? 'admin' : (user.role ?? 'user'), emailVerified: first ? true : user.emailVerified },
+            };
           },
-          // Decided on an instance that looked empty; another first sign-up may have looked at the same time.
+          // Decided on an instance that looked empty; another first sign-up may have looked at the same time:
+          // the one that steps down is an ordinary account again, its address unconfirmed unless it came so.
           after: async (user) => {
-            if ((user as { role?: string | null }).role === 'admin') await keepOneFirstAdmin(db, database.dialect, user.id);
+            if ((user as { role?: string | null }).role === 'admin') {
+              await keepOneFirstAdmin(db, database.dialect, user.id, firstAccounts.has(user.email));
+            }
           },
         },
         update: {

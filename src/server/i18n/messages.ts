@@ -21,6 +21,8 @@ interface Texts {
   resetBody: (p: { link: string }) => string;
   verifySubject: string;
   verifyBody: (p: { link: string; days: number }) => string;
+  testSubject: string;
+  testBody: (p: { link: string; admin: string }) => string;
   webhookDisabled: (p: { url: string; board: string; failures: number }) => string;
 }
 
@@ -50,6 +52,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirm your e-mail address',
     verifyBody: (p) =>
       `Please confirm that this address is yours by opening this link:\n${p.link}\n\nUntil then, invitations to boards sent to this address do not reach your account. The link works for ${p.days} days; you can ask for a new one in the app. If you have no account with us, ignore this mail.`,
+    testSubject: 'Test mail from Tavla',
+    testBody: (p) =>
+      `${p.admin} sent this test mail from the administration page of Tavla at ${p.link}.\n\nIf you read it, mail from this instance reaches you.`,
     webhookDisabled: (p) =>
       `The webhook to ${p.url} on ${q(p.board)} was turned off after ${p.failures} failed deliveries in a row`,
   },
@@ -76,6 +81,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Bestätige deine E-Mail-Adresse',
     verifyBody: (p) =>
       `Bitte bestätige, dass diese Adresse dir gehört, indem du diesen Link öffnest:\n${p.link}\n\nBis dahin erreichen Einladungen zu Boards an diese Adresse dein Konto nicht. Der Link gilt ${p.days} Tage; in der App kannst du einen neuen anfordern. Wenn du bei uns kein Konto hast, ignoriere diese Mail.`,
+    testSubject: 'Testmail von Tavla',
+    testBody: (p) =>
+      `${p.admin} hat diese Testmail von der Verwaltungsseite von Tavla unter ${p.link} gesendet.\n\nWenn du sie liest, erreichen dich Mails dieser Instanz.`,
     webhookDisabled: (p) =>
       `Der Webhook an ${p.url} auf ${q(p.board)} wurde nach ${p.failures} fehlgeschlagenen Zustellungen in Folge abgeschaltet`,
   },
@@ -102,6 +110,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirmez votre adresse e-mail',
     verifyBody: (p) =>
       `Veuillez confirmer que cette adresse est la vôtre en ouvrant ce lien :\n${p.link}\n\nJusque-là, les invitations à des tableaux envoyées à cette adresse n’atteignent pas votre compte. Le lien est valable ${p.days} jours ; vous pouvez en demander un nouveau dans l’application. Si vous n’avez pas de compte chez nous, ignorez ce message.`,
+    testSubject: 'E-mail de test de Tavla',
+    testBody: (p) =>
+      `${p.admin} a envoyé cet e-mail de test depuis la page d’administration de Tavla sur ${p.link}.\n\nSi vous le lisez, les e-mails de cette instance vous parviennent.`,
     webhookDisabled: (p) =>
       `Le webhook vers ${p.url} sur ${q(p.board)} a été désactivé après ${p.failures} échecs de livraison consécutifs`,
   },
@@ -128,6 +139,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirma tu dirección de correo',
     verifyBody: (p) =>
       `Confirma que esta dirección es tuya abriendo este enlace:\n${p.link}\n\nHasta entonces, las invitaciones a tableros enviadas a esta dirección no llegan a tu cuenta. El enlace vale ${p.days} días; puedes pedir uno nuevo en la aplicación. Si no tienes una cuenta con nosotros, ignora este correo.`,
+    testSubject: 'Correo de prueba de Tavla',
+    testBody: (p) =>
+      `${p.admin} envió este correo de prueba desde la página de administración de Tavla en ${p.link}.\n\nSi lo lees, el correo de esta instancia te llega.`,
     webhookDisabled: (p) => `El webhook a ${p.url} en ${q(p.board)} se desactivó tras ${p.failures} entregas fallidas seguidas`,
   },
   it: {
@@ -153,6 +167,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Conferma il tuo indirizzo email',
     verifyBody: (p) =>
       `Conferma che questo indirizzo è tuo aprendo questo link:\n${p.link}\n\nFino ad allora, gli inviti alle bacheche inviati a questo indirizzo non raggiungono il tuo account. Il link vale ${p.days} giorni; puoi chiederne uno nuovo nell’app. Se non hai un account da noi, ignora questa email.`,
+    testSubject: 'Email di prova da Tavla',
+    testBody: (p) =>
+      `${p.admin} ha inviato questa email di prova dalla pagina di amministrazione di Tavla su ${p.link}.\n\nSe la leggi, le email di questa istanza ti raggiungono.`,
     webhookDisabled: (p) =>
       `Il webhook verso ${p.url} su ${q(p.board)} è stato disattivato dopo ${p.failures} consegne fallite di fila`,
   },
@@ -179,6 +196,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Bevestig je e-mailadres',
     verifyBody: (p) =>
       `Bevestig dat dit adres van jou is door deze link te openen:\n${p.link}\n\nTot dan bereiken uitnodigingen voor borden aan dit adres je account niet. De link werkt ${p.days} dagen; in de app kun je een nieuwe aanvragen. Heb je geen account bij ons, negeer deze mail dan.`,
+    testSubject: 'Testmail van Tavla',
+    testBody: (p) =>
+      `${p.admin} stuurde deze testmail vanaf de beheerpagina van Tavla op ${p.link}.\n\nAls je hem leest, komt mail van deze installatie bij je aan.`,
     webhookDisabled: (p) =>
       `De webhook naar ${p.url} op ${q(p.board)} is uitgeschakeld na ${p.failures} mislukte bezorgingen op rij`,
   },
@@ -205,6 +225,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Potwierdź swój adres e-mail',
     verifyBody: (p) =>
       `Potwierdź, że ten adres należy do ciebie, otwierając ten link:\n${p.link}\n\nDo tego czasu zaproszenia do tablic wysłane na ten adres nie trafiają na twoje konto. Link działa przez ${p.days} dni; w aplikacji możesz poprosić o nowy. Jeśli nie masz u nas konta, zignoruj tę wiadomość.`,
+    testSubject: 'Wiadomość testowa z Tavla',
+    testBody: (p) =>
+      `${p.admin} wysłał(a) tę wiadomość testową ze strony administracji Tavla pod adresem ${p.link}.\n\nJeśli ją czytasz, poczta z tej instancji do ciebie dociera.`,
     webhookDisabled: (p) =>
       `Webhook do ${p.url} na tablicy ${q(p.board)} został wyłączony po ${p.failures} nieudanych dostarczeniach z rzędu`,
   },
@@ -231,6 +254,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Confirme o seu endereço de e-mail',
     verifyBody: (p) =>
       `Confirme que este endereço é seu abrindo esta ligação:\n${p.link}\n\nAté lá, os convites para quadros enviados para este endereço não chegam à sua conta. A ligação é válida durante ${p.days} dias; pode pedir uma nova na aplicação. Se não tem conta connosco, ignore este e-mail.`,
+    testSubject: 'E-mail de teste do Tavla',
+    testBody: (p) =>
+      `${p.admin} enviou este e-mail de teste a partir da página de administração do Tavla em ${p.link}.\n\nSe o está a ler, o correio desta instância chega até si.`,
     webhookDisabled: (p) =>
       `O webhook para ${p.url} em ${q(p.board)} foi desativado após ${p.failures} entregas falhadas seguidas`,
   },
@@ -257,6 +283,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Potvrďte svou e-mailovou adresu',
     verifyBody: (p) =>
       `Potvrďte prosím, že tato adresa patří vám, otevřením tohoto odkazu:\n${p.link}\n\nDo té doby se pozvánky na tabule zaslané na tuto adresu k vašemu účtu nedostanou. Odkaz platí ${p.days} dní; v aplikaci si můžete vyžádat nový. Pokud u nás účet nemáte, tento e-mail ignorujte.`,
+    testSubject: 'Zkušební e-mail z Tavla',
+    testBody: (p) =>
+      `${p.admin} poslal(a) tento zkušební e-mail ze stránky správy Tavla na ${p.link}.\n\nPokud ho čtete, pošta z této instance k vám dorazí.`,
     webhookDisabled: (p) =>
       `Webhook na ${p.url} na tabuli ${q(p.board)} byl vypnut po ${p.failures} neúspěšných doručeních za sebou`,
   },
@@ -283,6 +312,9 @@ export const texts: Record<Language, Texts> = {
     verifySubject: 'Підтвердьте свою адресу e-mail',
     verifyBody: (p) =>
       `Підтвердьте, що ця адреса належить вам, відкривши це посилання:\n${p.link}\n\nДо того запрошення до дошок, надіслані на цю адресу, не потрапляють до вашого облікового запису. Посилання діє ${p.days} днів; у застосунку можна попросити нове. Якщо у вас немає облікового запису в нас, проігноруйте цей лист.`,
+    testSubject: 'Тестовий лист від Tavla',
+    testBody: (p) =>
+      `${p.admin} надіслав(ла) цей тестовий лист зі сторінки адміністрування Tavla за адресою ${p.link}.\n\nЯкщо ви його читаєте, пошта з цього екземпляра до вас доходить.`,
     webhookDisabled: (p) => `Вебхук на ${p.url} на дошці ${q(p.board)} вимкнено після ${p.failures} невдалих доставок поспіль`,
   },
 };

@@ -17,6 +17,15 @@ export interface Mailer {
   close(): void;
 }
 
+/** How mail leaves, for the administrators: SMTP_URL's server (never its credentials), or the outbox. */
+export function mailTransport(
+  config: Pick<Config, 'smtpUrl' | 'dataDir'>,
+): { kind: 'smtp'; host: string } | { kind: 'outbox'; directory: string } {
+  if (!config.smtpUrl) return { kind: 'outbox', directory: path.join(config.dataDir, 'outbox') };
+  const url = new URL(config.smtpUrl);
+  return { kind: 'smtp', host: `${url.protocol}//${url.host}` };
+}
+
 /**
  * SMTP when `SMTP_URL` is set; otherwise each mail becomes an `.eml` file in
  * `DATA_DIR/outbox/` (and a log line), so nothing is lost on an instance

@@ -49,3 +49,8 @@ export function verifyAddressMail(language: Language, to: string, link: string, 
   const t = texts[language];
   return compose(to, t.verifySubject, t.verifyBody({ link, days }).split('\n\n'));
 }
+
+export function testMail(language: Language, to: string, p: { link: string; admin: string }): Mail {
+  const t = texts[language];
+  return compose(to, t.testSubject, t.testBody(p).split('\n\n'));
+}

@@ -11,6 +11,7 @@ import { badRequest, forbidden } from '../http/errors.js';
 import { holdConnectionSlots } from '../limits/connection-slots.js';
 import type { Client, Hub } from './hub.js';
 import { keepAlive } from './keep-alive.js';
+import { realtimeMessages, socketOpened } from '../metrics/metrics.js';
 
 export interface RealtimeOptions {
   /** How often a socket must answer a ping to stay connected. */
@@ -43,6 +44,7 @@ class SocketClient implements Client {
       return false;
     }
     this.socket.send(json);
+    realtimeMessages.inc({ audience: 'members' });
     return true;
   }
 
@@ -108,6 +110,7 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
     ]),
     wsHandler: (socket, request) => {
       const client = new SocketClient(request.actor, socket);
+      const counted = socketOpened('members');
       hub.connect(client);
       const credential = request.actor.credential;
       const unwatch = credential
@@ -132,6 +135,7 @@ export async function realtimeRoutes(app: FastifyInstance, deps: Deps, hub: Hub,
       });
 
       socket.on('close', () => {
+        counted();
         unwatch();
         hub.disconnect(client);
       });

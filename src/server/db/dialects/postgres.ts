@@ -10,6 +10,7 @@ import type { Cursor, Dialect, Snapshots } from './index.js';
 import { listenOn } from './pg-listen.js';
 import { PreparingClient } from './pg-prepared.js';
 import { pgTypes } from './pg-types.js';
+import { describePool } from '../pool-load.js';
 import { jsonPairs } from './sqlite.js';
 
 let cursors = 0;
@@ -25,7 +26,9 @@ export const postgres: Dialect = {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, Client: PreparingClient });
     // An idle client that loses its server must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
-    return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    describePool(db, () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+    return db;
   },
 
   openSnapshots: (url, _main, connections) => postgresSnapshots(url, connections),

@@ -7,6 +7,7 @@ import { dumpSqlite } from '../dump/dump-sqlite.js';
 import { sqliteRestoreTarget } from '../dump/restore-target.js';
 import type { Schema } from '../schema.js';
 import type { Dialect, Snapshots } from './index.js';
+import { describePool } from '../pool-load.js';
 
 /** SQLite: one process, one connection, one writer at a time. */
 export const sqlite: Dialect = {
@@ -24,7 +25,12 @@ export const sqlite: Dialect = {
     connection.pragma('synchronous = FULL');
     connection.pragma('busy_timeout = 5000');
     connection.pragma('foreign_keys = ON');
-    return new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(connection, 500) }) });
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(connection, 500) }) });
+    // One connection: in use while a transaction holds it; the queries waiting for it are not counted anywhere.
+    describePool(db, () =>
+      connection.inTransaction ? { inUse: 1, idle: 0, waiting: null } : { inUse: 0, idle: 1, waiting: null },
+    );
+    return db;
   },
 
   openSnapshots: (url, main) => sqliteSnapshots(url, main),

@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.js';
 import { announce, BOARD_VERSIONS, listenTo, on, PUBLIC_LINK_CHANGES } from '../../db/channels.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
+import { realtimeMessages, socketOpened } from '../../metrics/metrics.js';
 import { sweepVersions } from '../../realtime/pg-listener.js';
 import { boardVersions } from '../boards/boards.repository.js';
 
@@ -48,6 +49,7 @@ class SocketViewer implements PublicViewer {
     if (this.socket.readyState !== this.socket.OPEN) return;
     if (this.socket.bufferedAmount > MAX_BACKLOG_BYTES) return this.socket.terminate();
     this.socket.send(JSON.stringify(message));
+    realtimeMessages.inc({ audience: 'public' });
   }
 
   close(code: number, reason: string): void {
@@ -68,10 +70,12 @@ export function servePublicSocket(
   heartbeatMs: number,
 ): void {
   const viewer = new SocketViewer(token, socket);
+  const counted = socketOpened('public');
   void viewers.add(viewer, boardId);
   keepAlive(socket, heartbeatMs);
   socket.on('message', () => socket.close(1008, 'This socket only sends'));
   socket.on('close', () => {
+    counted();
     void viewers.remove(viewer, boardId);
   });
 }

@@ -1,3 +1,4 @@
+import { webhookDeliveries } from '../../metrics/metrics.js';
 import { toIso } from '../../db/dialect.js';
 import type { Db } from '../../db/database.js';
 import type { ServiceDeps } from '../../deps.js';
@@ -134,6 +135,7 @@ async function record(
     return next;
   });
   for (const work of after) await work().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+  webhookDeliveries.inc({ outcome: result.ok ? (slow ? 'slow' : 'delivered') : retryAt ? 'retry' : 'failed' });
   return retryAt;
 }
 

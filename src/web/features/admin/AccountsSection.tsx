@@ -6,7 +6,16 @@ import { toast } from '../../app/toast';
 import { Avatar } from '../../components/Avatar';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
-import { adminKeys, PAGE_SIZE, removeAccount, setRole, usersQuery, type AdminUser } from './api';
+import {
+  adminKeys,
+  PAGE_SIZE,
+  removeAccount,
+  resendVerification,
+  setRole,
+  usersQuery,
+  verifyAccount,
+  type AdminUser,
+} from './api';
 import { CreateAccountDialog } from './CreateAccountDialog';
 import { adminErrorMessage } from './errors';
 
@@ -56,10 +65,29 @@ export function AccountsSection() {
     onSettled: refresh,
   });
 
+  const verification = useMutation({
+    mutationFn: ({ user, action }: { user: AdminUser; action: 'confirm' | 'resend' }) =>
+      action === 'confirm' ? verifyAccount(user.id) : resendVerification(user.id),
+    onSuccess: (_result, { user, action }) =>
+      toast.info(
+        action === 'confirm'
+          ? t('admin.accounts.confirmedNotice', { name: user.name })
+          : t('admin.accounts.resentNotice', { email: user.email }),
+      ),
+    onError: (error) => toast.error(adminErrorMessage(error)),
+    onSettled: refresh,
+  });
+
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
   const total = users.data?.total ?? 0;
   const list = users.data?.users ?? [];
-  const busyId = roleChange.isPending ? roleChange.variables.user.id : removal.isPending ? removal.variables.id : null;
+  const busyId = roleChange.isPending
+    ? roleChange.variables.user.id
+    : removal.isPending
+      ? removal.variables.id
+      : verification.isPending
+        ? verification.variables.user.id
+        : null;
 
   return (
     <section className="admin-card" aria-labelledby="accounts-title">
@@ -107,6 +135,7 @@ export function AccountsSection() {
             <tr>
               <th scope="col">{t('admin.accounts.name')}</th>
               <th scope="col">{t('admin.accounts.email')}</th>
+              <th scope="col">{t('admin.accounts.address')}</th>
               <th scope="col">{t('admin.accounts.role')}</th>
               <th scope="col">{t('admin.accounts.created')}</th>
               <th scope="col">
@@ -133,6 +162,34 @@ export function AccountsSection() {
                   </td>
                   <td className="account-email" data-label={t('admin.accounts.email')}>
                     {user.email}
+                  </td>
+                  <td data-label={t('admin.accounts.address')}>
+                    <div className="account-address">
+                      <span className={`address-chip${user.emailVerified ? ' address-confirmed' : ''}`}>
+                        <Icon name={user.emailVerified ? 'check' : 'clock'} size={14} />
+                        {user.emailVerified ? t('admin.accounts.confirmed') : t('admin.accounts.unconfirmed')}
+                      </span>
+                      {!user.emailVerified && (
+                        <span className="row">
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            disabled={busy}
+                            onClick={() => verification.mutate({ user, action: 'confirm' })}
+                          >
+                            {t('admin.accounts.confirm')}
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-sm"
+                            disabled={busy}
+                            onClick={() => verification.mutate({ user, action: 'resend' })}
+                          >
+                            {t('admin.accounts.resend')}
+                          </button>
+                        </span>
+                      )}
+                    </div>
                   </td>
                   <td data-label={t('admin.accounts.role')}>
                     <span className={`role-chip${admin ? ' role-admin' : ''}`}>

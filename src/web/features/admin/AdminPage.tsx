@@ -5,6 +5,7 @@ import { Icon } from '../../components/Icon';
 import { BoardImport } from '../exports/BoardImport';
 import { InstanceExport } from '../exports/InstanceExport';
 import { AccountsSection } from './AccountsSection';
+import { MailSection } from './MailSection';
 import './admin.css';
 
 /** Administration: the instance's accounts, its export, and board import. Administrators only. */
@@ -36,6 +37,7 @@ export function AdminPage() {
           {t('admin.title')}
         </h1>
         <AccountsSection />
+        <MailSection />
         <div className="admin-grid">
           <InstanceExport />
           <BoardImport />

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { withQuery } from '../../api/client';
+import { api, withQuery } from '../../api/client';
 import type { AdminUser } from '../../api/types';
+import type { AccountVerification, MailOverview, OutboxMail, TestMailSent } from '../../../shared/api/admin.js';
 
 export type { AdminUser };
 
@@ -85,3 +86,26 @@ export const createAccount = (account: NewAccount) => adminCall<{ user: AdminUse
 export const setRole = (userId: string, role: 'user' | 'admin') => adminCall<{ user: AdminUser }>('set-role', { userId, role });
 
 export const removeAccount = (userId: string) => adminCall<{ success: boolean }>('remove-user', { userId });
+
+export const verifyAccount = (userId: string) =>
+  api<AccountVerification>('/api/data/admin/accounts/verify', { method: 'POST', body: { userId } });
+
+export const resendVerification = (userId: string) =>
+  api<AccountVerification>('/api/data/admin/accounts/verification-mail', { method: 'POST', body: { userId } });
+
+export const mailKeys = {
+  overview: ['admin', 'mail'] as const,
+  mail: (id: string) => ['admin', 'mail', id] as const,
+};
+
+/** How mail leaves, and the outbox's newest mails. */
+export const mailQuery = () =>
+  queryOptions({ queryKey: mailKeys.overview, queryFn: () => api<MailOverview>('/api/data/admin/mail'), staleTime: 0 });
+
+export const outboxMailQuery = (id: string) =>
+  queryOptions({
+    queryKey: mailKeys.mail(id),
+    queryFn: () => api<OutboxMail>(`/api/data/admin/mail/outbox/${encodeURIComponent(id)}`),
+  });
+
+export const sendTestMail = () => api<TestMailSent>('/api/data/admin/mail/test', { method: 'POST', body: {} });

@@ -25,14 +25,26 @@ export function VerifyAddressBanner({ user }: { user: SessionUser }) {
     }
   };
 
+  const status = sending === 'sent' ? t('verifyAddress.sent') : sending === 'failed' ? t('verifyAddress.failed') : '';
+  // On a phone, one line: the short words (the address cut short if need be) and a short button.
   return (
     <section className="banner verify-banner" aria-label={t('verifyAddress.label')}>
-      <span>{t('verifyAddress.text', { email: user.email })}</span>
+      <span className="verify-long">{t('verifyAddress.text', { email: user.email })}</span>
+      <span className="verify-short" title={t('verifyAddress.text', { email: user.email })}>
+        {t('verifyAddress.short', { email: user.email })}
+      </span>
       <button className="btn btn-sm" type="button" onClick={() => void resend()} disabled={sending === 'busy'}>
-        {sending === 'busy' ? t('verifyAddress.sending') : t('verifyAddress.resend')}
+        {sending === 'busy' ? (
+          t('verifyAddress.sending')
+        ) : (
+          <>
+            <span className="verify-long">{t('verifyAddress.resend')}</span>
+            <span className="verify-short">{t('verifyAddress.resendShort')}</span>
+          </>
+        )}
       </button>
-      <span role="status">
-        {sending === 'sent' ? t('verifyAddress.sent') : sending === 'failed' ? t('verifyAddress.failed') : ''}
+      <span role="status" className={status ? 'verify-status' : 'verify-status verify-status-empty'}>
+        {status}
       </span>
     </section>
   );
