@@ -2,25 +2,11 @@ import { readFile } from 'node:fs/promises';
 import type { Download, Page, Route } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
+import { csvWords } from '../src/server/features/board-export/csv-words.js';
 import { formatBytes } from '../src/web/features/exports/format.js';
 import { rawZip, readZip } from '../test/zip.js';
 import { describeE2E } from './use-e2e.js';
 
-/** The German CSV headings (src/server/features/board-export/csv-words.ts), `;`-separated. */
-const GERMAN_HEADINGS = [
-  'Bereich',
-  'Karte',
-  'Status',
-  'Fälligkeit',
-  'Wiederholung',
-  'Zugewiesen an',
-  'Labels',
-  'Checkliste',
-  'Kommentare',
-  'Anhänge',
-  'Beschreibung',
-  'Link',
-];
 const CARDS = ['Kisten packen', 'Möbel abbauen', 'Schlüssel abgeben'];
 
 const cardNames = (page: Page) => page.locator('[data-card-id] .card-name').allInnerTexts();
@@ -115,7 +101,7 @@ describeE2E('exports, import and the administration page', { env: { LANGUAGE: 'd
     const csvBytes = await contents(csv);
     expect([...csvBytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = csvBytes.subarray(3).toString('utf8').split('\r\n');
-    expect(lines[0]).toBe(GERMAN_HEADINGS.join(';'));
+    expect(lines[0]).toBe(csvWords.de.headings.join(';'));
     expect(lines.filter((line) => CARDS.some((name) => line.includes(name)))).toHaveLength(CARDS.length);
     await panel.getByText('Saved').waitFor();
 

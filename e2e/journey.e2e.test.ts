@@ -1,26 +1,15 @@
-import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import { screenshot, signUpVia, VERIFY_LINK } from './support.js';
+import { addCards, area, cardNames, createBoardWithAreas, signUpThroughForm, storedCards, tile } from './journey-steps.js';
+import { VERIFY_LINK } from '../test/factories.js';
+import { screenshot, signUpVia } from './support.js';
 import { describeE2E } from './use-e2e.js';
-
-const area = (page: Page, name: string): Locator =>
-  page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
-const tile = (scope: Page | Locator, name: string): Locator => scope.locator('[data-card-id]').filter({ hasText: name });
-const cardNames = (scope: Locator) => scope.locator('[data-card-id] .card-name').allInnerTexts();
 
 describeE2E('the web app, end to end', (e2e) => {
   test('sign up, build a board, drag a card (live for a second account), edit the card, reload', async () => {
     const { page } = await e2e.newPage();
 
     // Sign up through the form.
-    await page.goto('/');
-    await page.waitForURL('**/sign-in');
-    await page.getByRole('link', { name: 'Create an account' }).click();
-    await page.getByLabel('Name').fill('Ada Lovelace');
-    await page.getByLabel('E-mail address').fill('ada@example.test');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Your boards' }).waitFor();
+    await signUpThroughForm(page, 'Ada Lovelace', 'ada@example.test');
 
     // A second account, watching its dashboard: the shared board appears there live.
     const bob = await e2e.newPage();
@@ -29,31 +18,9 @@ describeE2E('the web app, end to end', (e2e) => {
     await bob.page.goto(await e2e.mailLink('bob@example.test', VERIFY_LINK));
     await bob.page.getByRole('heading', { name: 'Your boards' }).waitFor();
 
-    // Create a board.
-    await page.getByRole('button', { name: 'New board' }).first().click();
-    await page.getByLabel('Name', { exact: true }).fill('Launch plan');
-    await page.getByRole('button', { name: 'Create board' }).click();
-    await page.waitForURL(/\/board\/\d+$/);
-    const boardId = Number(new URL(page.url()).pathname.split('/').pop());
-
-    // Areas.
-    for (const name of ['To do', 'Doing', 'Done']) {
-      await page.getByLabel('Area name').fill(name);
-      await page.getByLabel('Area name').press('Enter');
-      await area(page, name).waitFor();
-    }
-
-    // Cards at the bottom of an area.
-    await area(page, 'To do').getByRole('button', { name: 'Add card' }).click();
-    for (const name of ['Write the announcement', 'Book the venue', 'Order the cake']) {
-      await page.getByLabel('Card name').fill(name);
-      await page.getByLabel('Card name').press('Enter');
-    }
-    await page.getByLabel('Card name').press('Escape');
-    await expect
-      .poll(() => cardNames(area(page, 'To do')))
-      .toEqual(['Write the announcement', 'Book the venue', 'Order the cake']);
-    await expect.poll(() => page.locator('[data-card-id^="-"]').count()).toBe(0);
+    // Create a board with areas, and cards at the bottom of an area.
+    const boardId = await createBoardWithAreas(page, 'Launch plan', ['To do', 'Doing', 'Done']);
+    await addCards(page, 'To do', ['Write the announcement', 'Book the venue', 'Order the cake']);
 
     // Share it with Bob (edit access); his dashboard shows it without a reload.
     await page.getByRole('button', { name: 'Share' }).click();
@@ -95,15 +62,7 @@ describeE2E('the web app, end to end', (e2e) => {
     await page.reload();
     await expect.poll(() => cardNames(area(page, 'To do'))).toEqual(['Write the announcement']);
     await expect.poll(() => cardNames(area(page, 'Doing'))).toEqual(['Order the cake', 'Book the venue']);
-    const rows = await e2e.server.db
-      .selectFrom('cards')
-      .innerJoin('areas', 'areas.id', 'cards.areaId')
-      .select(['cards.name', 'areas.name as area'])
-      .where('cards.boardId', '=', boardId)
-      .orderBy('areas.sort')
-      .orderBy('cards.sort')
-      .execute();
-    expect(rows).toEqual([
+    expect(await storedCards(e2e.server, boardId)).toEqual([
       { name: 'Write the announcement', area: 'To do' },
       { name: 'Order the cake', area: 'Doing' },
       { name: 'Book the venue', area: 'Doing' },

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in the browser: they see the DOM.
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -116,29 +116,6 @@ export async function apiUser(server: Server, name: string): Promise<ApiUser> {
   return { id, name, email, password, cookie, call };
 }
 
-/** The first link matching `pattern` in a mail to `to` from the outbox (mails are sent by the job runner). */
-export async function mailLink(server: Server, to: string, pattern: RegExp): Promise<string> {
-  const outbox = path.join(server.dataDir, 'outbox');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (existsSync(outbox)) {
-      for (const file of readdirSync(outbox).sort()) {
-        const raw = readFileSync(path.join(outbox, file), 'utf8');
-        if (!raw.includes(`To: ${to}`)) continue;
-        // Quoted-printable: soft line breaks and =3D.
-        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        const match = pattern.exec(text);
-        if (match) return new URL(match[0], server.baseUrl).pathname + new URL(match[0], server.baseUrl).search;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
-/** The link of the address verification mail. */
-export const VERIFY_LINK = /\/api\/auth\/verify-email\?token=[^\s"<]+/;
-
 /** Whether the account's address is confirmed, as the database says. */
 export async function addressVerified(server: Server, user: { id: string }): Promise<boolean> {
   const row = await server.db.selectFrom('user').select('emailVerified').where('id', '=', user.id).executeTakeFirst();
@@ -149,15 +126,6 @@ export async function addressVerified(server: Server, user: { id: string }): Pro
 export async function unverifyAddress(server: Server, user: { id: string }): Promise<void> {
   const unconfirmed = server.database.dialect.true === true ? false : 0;
   await server.db.updateTable('user').set({ emailVerified: unconfirmed }).where('id', '=', user.id).execute();
-}
-
-/** Verifies the user's address through the mailed link, as its owner would (address invitations need it). */
-export async function verifyAddress(server: Server, user: ApiUser): Promise<void> {
-  // The instance's first account counts as confirmed: no mail comes for it.
-  if (await addressVerified(server, user)) return;
-  const link = await mailLink(server, user.email, VERIFY_LINK);
-  const res = await fetch(`${server.baseUrl}${link}`, { redirect: 'manual' });
-  if (res.status !== 302) throw new Error(`verify-email: ${res.status}`);
 }
 
 const require = createRequire(import.meta.url);

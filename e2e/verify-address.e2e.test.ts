@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import { VERIFY_LINK, accessibilityProblems, screenshot, settle, type Server } from './support.js';
+import { VERIFY_LINK } from '../test/factories.js';
+import { accessibilityProblems, screenshot, settle, type Server } from './support.js';
 import { describeE2E } from './use-e2e.js';
 
 const banner = (page: Page) => page.getByRole('region', { name: 'E-mail address not confirmed' });

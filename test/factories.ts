@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestContext, TestUser } from './harness.js';
+import { multipart } from './multipart.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -170,4 +171,52 @@ export async function share(t: TestContext, boardId: number, user: TestUser, per
     .insertInto('board_members')
     .values({ boardId, userId: user.id, permission, createdAt: new Date().toISOString() })
     .execute();
+}
+
+/** Uploads `data` as a board import (a board zip, a board file or a Trello export); answers the response, whatever it is. */
+export function importBoardFile(
+  t: TestContext,
+  user: Seeder,
+  data: Buffer | string,
+  filename: string,
+  type = 'application/octet-stream',
+) {
+  return t.inject(user, {
+    method: 'POST',
+    url: '/api/data/board-import',
+    ...multipart([{ name: 'file', filename, type, data }]),
+  });
+}
+
+/** The first link matching `pattern` (as a path) in a mail to `to` from the outbox, waited for: the job runner sends mails. */
+export async function mailLink(t: TestContext, to: string, pattern: RegExp): Promise<string> {
+  const outbox = path.join(t.config.dataDir, 'outbox');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (existsSync(outbox)) {
+      for (const file of readdirSync(outbox).sort()) {
+        const raw = readFileSync(path.join(outbox, file), 'utf8');
+        if (!raw.includes(`To: ${to}`)) continue;
+        // Quoted-printable: soft line breaks and =3D.
+        const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        const match = pattern.exec(text);
+        if (match) return new URL(match[0], t.config.baseUrl).pathname + new URL(match[0], t.config.baseUrl).search;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+/** The link of the address verification mail. */
+export const VERIFY_LINK = /\/api\/auth\/verify-email\?token=[^\s"<]+/;
+
+/**
+ * Confirms the account's address through the mailed link, as its owner would
+ * (address invitations, keys, feeds, webhooks and public links need it); the
+ * mail comes from the outbox, so the job runner must be running.
+ */
+export async function confirmAddress(t: TestContext, user: { email: string }): Promise<void> {
+  const res = await t.app.inject({ method: 'GET', url: await mailLink(t, user.email, VERIFY_LINK) });
+  if (res.statusCode !== 302) throw new Error(`verify-email: ${res.statusCode}`);
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth, type AccountHooks } from './auth/auth.js';
-import { announceProfile } from './features/sharing/profile.js';
+import { announceProfile } from './features/profile/announce.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerSignInOptions } from './auth/sso.js';

@@ -40,11 +40,56 @@ export async function sessionExists(db: Db, id: string): Promise<boolean> {
   return (await db.selectFrom('session').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** The id of the account with this address, if any. */
+/** The id of the account with exactly this address (as stored), if any. */
 export async function accountIdByEmail(db: Db, email: string): Promise<string | undefined> {
   return (await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst())?.id;
 }
 
 export async function makeAdmin(db: Db, userId: string): Promise<void> {
   await db.updateTable('user').set({ role: 'admin' }).where('id', '=', userId).execute();
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  image: string | null;
+  email: string;
+  /** Whether someone proved to receive mail at the address. */
+  emailVerified: boolean;
+}
+
+const accountColumns = ['id', 'name', 'image', 'email', 'emailVerified'] as const;
+const toAccount = (row: Omit<Account, 'emailVerified'> & { emailVerified: boolean | number }): Account => ({
+  ...row,
+  emailVerified: row.emailVerified === true || row.emailVerified === 1,
+});
+
+export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
+  const row = await db.selectFrom('user').select(accountColumns).where('id', '=', id).executeTakeFirst();
+  return row && toAccount(row);
+}
+
+/** The account with this address (given in lower case), whatever the case it was stored in. */
+export async function findAccountByMail(db: Db, mail: string): Promise<Account | undefined> {
+  const row = await db
+    .selectFrom('user')
+    .select(accountColumns)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', mail))
+    .executeTakeFirst();
+  return row && toAccount(row);
+}
+
+/** Answers whether the address was unconfirmed until now. */
+export async function markMailVerified(db: Db, dialect: Dialect, userId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('user')
+    .set({ emailVerified: dialect.true })
+    .where('id', '=', userId)
+    .where('emailVerified', '<>', dialect.true)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteAccount(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('user').where('id', '=', id).execute();
 }

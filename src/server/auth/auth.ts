@@ -3,8 +3,9 @@ import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import type { GenericEndpointContext } from 'better-auth';
 import { admin } from 'better-auth/plugins/admin';
 import { isSafeImage } from '../../shared/addresses.js';
-import type { Config } from '../config.js';
+import type { Config, Language } from '../config.js';
 import type { Database } from '../db/database.js';
+import { readerLanguage } from '../i18n/language.js';
 import { enqueue } from '../jobs/runner.js';
 import { betterAuthRateLimit } from '../limits/auth-rules.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
@@ -34,6 +35,15 @@ export interface AccountHooks {
   impersonated?: (event: { adminId: string; userId: string }) => void;
 }
 
+/** An account's own mail speaks its language: the account's, else the one its request asks for, else the instance's. */
+function mailLanguage(user: object, request: Request | undefined, instance: Language): Language {
+  return readerLanguage(
+    (user as { language?: string | null }).language,
+    request?.headers.get('accept-language') ?? undefined,
+    instance,
+  );
+}
+
 export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
   const { db, dialect } = database;
   /** Addresses of accounts made as an instance's first, confirmed for that alone, until their sign-up is through. */
@@ -59,8 +69,9 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         await hooks.addressReclaimed?.(user);
       },
       // Queued, not sent in the request: the answer takes as long whether or not the address has an account.
-      sendResetPassword: async ({ user, url }) => {
-        await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(config.language, user.email, url) }, new Date());
+      sendResetPassword: async ({ user, url }, request) => {
+        const language = mailLanguage(user, request, config.language);
+        await enqueue(db, 'mail', `mail:${randomUUID()}`, { ...resetPasswordMail(language, user.email, url) }, new Date());
       },
     },
     // Sign-in never waits for it: only invitations by address need the proof (see sharing).
@@ -72,14 +83,15 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       afterEmailVerification: async (user) => {
         await hooks.addressReclaimed?.(user);
       },
-      sendVerificationEmail: async ({ user, url }) => {
+      sendVerificationEmail: async ({ user, url }, request) => {
         // The instance's first account counts as confirmed: no link to mail, unless it stepped down meanwhile.
         if (firstAccounts.delete(user.email) && (await addressConfirmed(db, user.id))) return;
+        const language = mailLanguage(user, request, config.language);
         await enqueue(
           db,
           'mail',
           `mail:${randomUUID()}`,
-          { ...verifyAddressMail(config.language, user.email, url, VERIFY_LINK_DAYS) },
+          { ...verifyAddressMail(language, user.email, url, VERIFY_LINK_DAYS) },
           new Date(),
         );
       },

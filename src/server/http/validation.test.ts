@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { createArea, createCard, snapshot } from '../../../test/factories.js';
+import { createArea, createCard, importBoardFile, snapshot } from '../../../test/factories.js';
 import { eachDialect, type TestUser } from '../../../test/harness.js';
 import { multipart } from '../../../test/multipart.js';
 import { Viewer } from '../../../test/realtime-client.js';
@@ -241,8 +241,7 @@ eachDialect('input bounds', (t) => {
       [{ activity: [{ type: 'x', actor: null, data: { 'k\u0000': 1 }, createdAt: '2026-01-01T00:00:00.000Z' }] }, /NUL/],
     ] as const) {
       const zip = rawZip([{ name: '1-imported.json', data: JSON.stringify(file(card)) }]);
-      const body = multipart([{ name: 'file', filename: 'board.zip', type: 'application/zip', data: zip }]);
-      const res = await t.inject(owner, { method: 'POST', url: '/api/data/board-import', ...body });
+      const res = await importBoardFile(t, owner, zip, 'board.zip', 'application/zip');
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().error).toMatch(message);
     }

@@ -69,6 +69,43 @@ const ofKinds = (kinds: KindFilter) => (eb: ExpressionBuilder<Schema, 'jobs'>) =
       : eb('jobs.kind', 'not in', kinds.notIn);
 
 /**
+ * Due jobs a claim may take at `at`: not done, not under lease, and not in a
+ * lane that has a job under lease.
+ */
+const claimable = (at: string) => (eb: ExpressionBuilder<Schema, 'jobs'>) =>
+  eb.and([
+    eb('jobs.doneAt', 'is', null),
+    eb('jobs.runAt', '<=', at),
+    eb.or([eb('jobs.lockedUntil', 'is', null), eb('jobs.lockedUntil', '<=', at)]),
+    eb.or([
+      eb('jobs.lane', 'is', null),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('jobs as busy')
+            .select('busy.id')
+            .whereRef('busy.lane', '=', 'jobs.lane')
+            .whereRef('busy.id', '!=', 'jobs.id')
+            .where('busy.doneAt', 'is', null)
+            .where('busy.lockedUntil', '>', at),
+        ),
+      ),
+    ]),
+  ]);
+
+/** The kinds (of those given) that have a job a claim could take now: one look for every queue with a free slot. */
+export async function claimableKinds(db: Db, kinds: KindFilter, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select('jobs.kind')
+    .distinct()
+    .where(claimable(now.toISOString()))
+    .where(ofKinds(kinds))
+    .execute();
+  return rows.map((row) => row.kind);
+}
+
+/**
  * Takes the oldest due job of the given kinds with a lease until
  * `lockedUntil`, passing over rows another claimant holds (SKIP LOCKED on
  * PostgreSQL) and jobs whose lane has a job under lease. Across processes two
@@ -87,26 +124,8 @@ export async function claimDue(
   const due = db
     .selectFrom('jobs')
     .select('jobs.id')
-    .where('jobs.doneAt', 'is', null)
-    .where('jobs.runAt', '<=', at)
-    .where((eb) => eb.or([eb('jobs.lockedUntil', 'is', null), eb('jobs.lockedUntil', '<=', at)]))
+    .where(claimable(at))
     .where(ofKinds(kinds))
-    .where((eb) =>
-      eb.or([
-        eb('jobs.lane', 'is', null),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('jobs as busy')
-              .select('busy.id')
-              .whereRef('busy.lane', '=', 'jobs.lane')
-              .whereRef('busy.id', '!=', 'jobs.id')
-              .where('busy.doneAt', 'is', null)
-              .where('busy.lockedUntil', '>', at),
-          ),
-        ),
-      ]),
-    )
     .orderBy('jobs.runAt')
     .orderBy('jobs.id')
     .limit(1)

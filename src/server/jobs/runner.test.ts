@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterEach, expect, it, vi } from 'vitest';
 import { eachDialect, startApp, type TestContext } from '../../../test/harness.js';
 import { enqueue } from './jobs.repository.js';
@@ -62,9 +63,12 @@ eachDialect('job queues', (t: TestContext) => {
     expect(slow.running()).toEqual(['s1', 's2']);
     expect(slow.started).toEqual(['s1', 's2']);
 
-    const load = await runner.queueLoad();
-    expect(load.find((l) => l.queue === 'slow')).toMatchObject({ depth: 2, running: 2 });
-    expect(load.find((l) => l.queue === 'quick')).toMatchObject({ depth: 0, running: 0, oldestAgeSeconds: 0 });
+    // The quick job's handler has run; its row is marked done a moment later.
+    await vi.waitFor(async () => {
+      const load = await runner.queueLoad();
+      expect(load.find((l) => l.queue === 'slow')).toMatchObject({ depth: 2, running: 2 });
+      expect(load.find((l) => l.queue === 'quick')).toMatchObject({ depth: 0, running: 0, oldestAgeSeconds: 0 });
+    }, poll);
 
     // A slot that comes free is filled at once, in the order the jobs were due.
     slow.open('s1');
@@ -121,6 +125,49 @@ eachDialect('job queues', (t: TestContext) => {
     time = new Date(start.getTime() + 6 * 60_000);
     expect(await runner.runDue()).toBe(2);
     expect(ran).toEqual(['d1', 'd2']);
+  });
+
+  it('looks for due work once a poll for all its queues, and fills the queues that have some', async () => {
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: ({ node }) => node,
+      transformResult: ({ result }) => {
+        queries++;
+        return Promise.resolve(result);
+      },
+    };
+    const counted = () => new JobRunner({ ...t.database, db: t.database.db.withPlugin(counting) }, t.app.log, clock);
+    const ran: string[] = [];
+    const setUp = (r: JobRunner) => {
+      for (const name of ['mail', 'hooks', 'search']) {
+        r.defineQueue(name, { concurrency: 2 });
+        r.register(`${name}-kind`, ({ payload }) => Promise.resolve(void ran.push(String(payload.name))), { queue: name });
+      }
+      return r;
+    };
+
+    // Four queues (the maintenance one too), nothing due: one query, not one a queue. The next poll would come in a minute.
+    runner = setUp(counted());
+    await runner.start(60_000);
+    await runner.stop();
+    expect(queries).toBe(1);
+
+    // Work due in one queue (and an old kind's job in the maintenance queue) is found by that one poll and run.
+    await add('hooks-kind', 'h1');
+    await add('retired-kind', 'r1');
+    runner = setUp(counted());
+    await runner.start(60_000);
+    await vi.waitFor(() => expect(ran).toEqual(['h1']), poll);
+    await vi.waitFor(async () => {
+      const retired = await t.db
+        .selectFrom('jobs')
+        .select('lastError')
+        .where('key', '=', 'retired-kind:r1')
+        .executeTakeFirstOrThrow();
+      expect(retired.lastError).toBe('no handler for job kind retired-kind');
+    }, poll);
+    await runner.stop();
+    await t.db.deleteFrom('jobs').where('kind', 'in', ['hooks-kind', 'retired-kind']).execute();
   });
 
   it("reads each queue's depth and its oldest due job's age, every queue listed", async () => {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
 import type { Deps } from '../deps.js';
 import {
+  claimableKinds,
   claimDue,
   enqueue,
   loadByKind,
@@ -87,6 +88,8 @@ export class JobRunner {
   readonly #kinds = new Map<string, Kind>();
   readonly #queues = new Map<string, Queue>();
   #timer: NodeJS.Timeout | undefined;
+  /** The poll under way, if any: `stop` waits for it. */
+  #polling: Promise<void> | undefined;
   #stopped = false;
   #finished = 0;
 
@@ -118,14 +121,20 @@ export class JobRunner {
     }
   }
 
-  /** Polls for due jobs until stopped; a finished job's slot is filled at once, without waiting for the next poll. */
+  /**
+   * Polls for due jobs until stopped, one query a poll for all the queues
+   * with a free slot (an idle instance asks once a poll, not once a queue);
+   * a finished job's slot is filled at once, without waiting for the next poll.
+   */
   async start(pollMs = 1000): Promise<void> {
     this.#stopped = false;
     await this.seed();
     const tick = () => {
       if (this.#stopped) return;
-      for (const queue of this.#queues.values()) void this.#fill(queue);
-      this.#timer = setTimeout(tick, pollMs);
+      this.#polling = this.#poll().finally(() => {
+        this.#polling = undefined;
+        if (!this.#stopped) this.#timer = setTimeout(tick, pollMs);
+      });
     };
     tick();
   }
@@ -136,6 +145,7 @@ export class JobRunner {
     clearTimeout(this.#timer);
     for (;;) {
       const pending = [...this.#queues.values()].flatMap((q) => [...q.running, ...(q.filling ? [q.filling] : [])]);
+      if (this.#polling) pending.push(this.#polling);
       if (pending.length === 0) return;
       await Promise.allSettled(pending);
     }
@@ -154,7 +164,7 @@ export class JobRunner {
   /** Takes the next due job of a queue for this runner, or nothing. */
   claim(queue: string = MAINTENANCE_QUEUE): Promise<ClaimedJob | undefined> {
     const now = this.clock();
-    return claimDue(this.database, this.#kindsOf(queue), now, new Date(now.getTime() + LEASE_MS).toISOString());
+    return claimDue(this.database, this.#kindsOf(new Set([queue])), now, new Date(now.getTime() + LEASE_MS).toISOString());
   }
 
   /** Runs a claimed job and records the outcome, unless the claim was lost meanwhile. */
@@ -185,7 +195,7 @@ export class JobRunner {
       loads.set(name, { queue: name, depth: 0, running: 0, oldestAgeSeconds: 0, oldest: Infinity });
     }
     for (const row of await loadByKind(this.database.db, now)) {
-      const load = loads.get(this.#kinds.get(row.kind)?.queue ?? MAINTENANCE_QUEUE)!;
+      const load = loads.get(this.#queueOf(row.kind))!;
       load.depth += row.waiting;
       load.running += row.running;
       if (row.oldestDue !== null) load.oldest = Math.min(load.oldest, Date.parse(row.oldestDue));
@@ -196,11 +206,33 @@ export class JobRunner {
     }));
   }
 
-  #kindsOf(queue: string): KindFilter {
+  /** The kinds whose jobs these queues take (jobs of unregistered kinds go to the maintenance queue). */
+  #kindsOf(queues: ReadonlySet<string>): KindFilter {
     const mine: string[] = [];
     const others: string[] = [];
-    for (const [kind, spec] of this.#kinds) (spec.queue === queue ? mine : others).push(kind);
-    return queue === MAINTENANCE_QUEUE ? { notIn: others } : { in: mine };
+    for (const [kind, spec] of this.#kinds) (queues.has(spec.queue) ? mine : others).push(kind);
+    return queues.has(MAINTENANCE_QUEUE) ? { notIn: others } : { in: mine };
+  }
+
+  #queueOf(kind: string): string {
+    return this.#kinds.get(kind)?.queue ?? MAINTENANCE_QUEUE;
+  }
+
+  /** One look for due work in every queue with a free slot (and no claiming loop under way), then fills those that have some. */
+  async #poll(): Promise<void> {
+    const free = new Set<string>();
+    for (const queue of this.#queues.values()) {
+      if (!queue.filling && queue.running.size < queue.concurrency) free.add(queue.name);
+    }
+    if (free.size === 0) return;
+    try {
+      const kinds = await claimableKinds(this.database.db, this.#kindsOf(free), this.clock());
+      for (const name of new Set(kinds.map((kind) => this.#queueOf(kind)))) {
+        if (free.has(name)) void this.#fill(this.#queues.get(name)!);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'job runner failed');
+    }
   }
 
   /** Claims jobs into the queue's free slots; answers once no slot is free or nothing is due. */

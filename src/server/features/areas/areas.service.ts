@@ -26,9 +26,6 @@ export async function visibleAreas(db: Db, boardId: number): Promise<Area[]> {
   return rows.map((row, i) => presentArea(row, i));
 }
 
-// The area guard is one of the write rules kept together in cards/guards.ts.
-export { writableArea } from '../cards/guards.js';
-
 export async function presentOne(db: Db, row: AreaRow): Promise<Area> {
   return presentArea(row, await repo.positionOf(db, row));
 }

@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { uploadedFiles } from '../../../../test/factories.js';
+import { importBoardFile, uploadedFiles } from '../../../../test/factories.js';
 import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { uploadStore } from '../../files/store.js';
 import { multipart } from '../../../../test/multipart.js';
@@ -28,10 +28,8 @@ async function exportBoard(
   return { zip: res.rawPayload, file: JSON.parse(files.get(json)!.toString('utf8')), files };
 }
 
-function importZip(t: TestContext, user: TestUser, zip: Buffer, filename = 'board.zip') {
-  const body = multipart([{ name: 'file', filename, type: 'application/zip', data: zip }]);
-  return t.inject(user, { method: 'POST', url: '/api/data/board-import', ...body });
-}
+const importZip = (t: TestContext, user: TestUser, zip: Buffer, filename = 'board.zip') =>
+  importBoardFile(t, user, zip, filename, 'application/zip');
 
 const ID_KEYS = new Set(['id', 'attachmentId', 'commentId', 'nextId', 'repeatedFrom', 'duplicatedFrom']);
 

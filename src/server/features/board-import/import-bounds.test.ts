@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { expect, it } from 'vitest';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { importBoardFile } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/multipart.js';
 import { uploadStore } from '../../files/store.js';
 import { rawZip } from '../../../../test/zip.js';
@@ -131,10 +132,8 @@ function boardFile(size: { areas: number; cards: number; labels: number; comment
   };
 }
 
-function importFile(t: TestContext, user: TestUser, data: Buffer | string, filename: string) {
-  const body = multipart([{ name: 'file', filename, type: 'application/octet-stream', data }]);
-  return t.inject(user, { method: 'POST', url: '/api/data/board-import', ...body });
-}
+const importFile = (t: TestContext, user: TestUser, data: Buffer | string, filename: string) =>
+  importBoardFile(t, user, data, filename);
 
 async function counts(t: TestContext) {
   const out: Record<string, number> = {};

@@ -7,19 +7,24 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /**
  * A check of untrusted JSON against a schema: null when it fits, else the
- * first problem ("/path message"). Compiled at once, when the process starts:
- * a compile takes tens of milliseconds, which an import would otherwise
- * spend in one go while requests wait.
+ * first problem ("/path message"). Compiled on first use, not when the
+ * process starts: a compile takes tens of milliseconds, which a process that
+ * never imports a board need not spend.
  */
 export function jsonChecker(schema: TSchema): (value: unknown) => string | null {
-  const ajv = new Ajv({ allErrors: false, strict: false });
-  addFormats(ajv);
-  const validator: ValidateFunction = ajv.compile(schema);
+  let validator: ValidateFunction | undefined;
   return (value) => {
+    validator ??= compile(schema);
     if (validator(value)) return null;
     const first = validator.errors?.[0];
     return first ? `${first.instancePath || '/'} ${first.message ?? 'is invalid'}` : 'is invalid';
   };
+}
+
+function compile(schema: TSchema): ValidateFunction {
+  const ajv = new Ajv({ allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checklistOf } from '../../../shared/checklist.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { multipart } from '../../../../test/multipart.js';
+import { importBoardFile } from '../../../../test/factories.js';
 import { rawZip, readZip } from '../../../../test/zip.js';
 import { convertTrello } from './trello.js';
 
@@ -124,10 +124,7 @@ function trelloExport(): Json {
   };
 }
 
-function upload(t: TestContext, user: TestUser, data: Buffer | string, filename: string, type: string) {
-  const body = multipart([{ name: 'file', filename, type, data }]);
-  return t.inject(user, { method: 'POST', url: '/api/data/board-import', ...body });
-}
+const upload = importBoardFile;
 
 async function exported(t: TestContext, user: TestUser, boardId: number): Promise<Json> {
   const res = await t.inject(user, { method: 'GET', url: `/api/data/board-export?boardId=${boardId}` });

@@ -11,8 +11,8 @@ import { writeBoard, type SystemScope, type WriteScope } from '../../events/boar
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
-import { overWipLimit, writableArea } from '../areas/areas.service.js';
-import { areaOfBoard, checkMove, writableCard } from './guards.js';
+import { overWipLimit } from '../areas/areas.service.js';
+import { areaOfBoard, checkMove, writableArea, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { presentCard, presentListCard } from './cards.presenter.js';

@@ -4,24 +4,15 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { assertStoredOrder, cardNames, seedBoard, share, snapshot, updateCard } from '../../../../test/factories.js';
 import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { multipart } from '../../../../test/multipart.js';
 
-/** Attaches a file through the upload route (a multipart body built by hand). */
+/** Attaches a file through the upload route. */
 async function attach(t: TestContext, user: TestUser, cardId: number, filename: string, data: Buffer): Promise<number> {
-  const boundary = `----tavla${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cardId"\r\n\r\n${cardId}\r\n`),
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
+  const body = multipart([
+    { name: 'cardId', value: String(cardId) },
+    { name: 'file', filename, type: 'text/plain', data },
   ]);
-  const res = await t.inject(user, {
-    method: 'POST',
-    url: '/api/data/attachment',
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-    payload,
-  });
+  const res = await t.inject(user, { method: 'POST', url: '/api/data/attachment', ...body });
   if (res.statusCode !== 200) throw new Error(`upload: ${res.statusCode} ${res.body}`);
   return res.json().attachment.id as number;
 }

@@ -1,10 +1,9 @@
 import type { Actor } from '../../auth/actor.js';
-import { missing, requireBoard, type Subject } from '../../access/index.js';
+import { archived, missing, requireBoard, unarchivedBoard, type Subject } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type { AreaRow, BoardRow, CardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { conflict } from '../../http/errors.js';
-import { archived, unarchivedBoard } from '../../access/archived.js';
 import { findArea } from '../areas/areas.repository.js';
 import { findCard } from './cards.repository.js';
 
@@ -13,8 +12,6 @@ import { findCard } from './cards.repository.js';
  * each written once: an archived thing must be restored before it changes
  * (409), and a thing that is not on the board being written is missing (404).
  */
-
-export { unarchivedBoard };
 
 /**
  * A board the caller may edit and that is not archived, checked outside a

@@ -1,42 +1,13 @@
-import { afterAll, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
+import { expect, it } from 'vitest';
 import { seedBoard } from '../../../../test/factories.js';
-import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { BASE_URL, eachDialect, sessionCookie, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { Viewer } from '../../../../test/realtime-client.js';
+import { catchMail, mailTo, readable } from '../../../../test/smtp.js';
 import { sendDigests } from './digest.js';
 
-/** A real SMTP listener: the digest reaches it over the network like any mail server. */
-const received: string[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  onData(stream, _session, done) {
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    stream.on('end', () => {
-      received.push(text);
-      done();
-    });
-  },
-});
-const port = await new Promise<number>((resolve) =>
-  smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as { port: number }).port)),
-);
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+const smtp = await catchMail();
 
-/** A mail as its reader sees it: quoted-printable and encoded-word headers decoded. */
-function readable(raw: string): string {
-  const words = raw.replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
-    kind.toUpperCase() === 'B'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => `%${hex}`),
-  );
-  const unfolded = words.replace(/=\r?\n/g, '').replace(/\r?\n[ \t]+/g, ' ');
-  // Runs of =XX are UTF-8 bytes; percent-decoding reads them as such.
-  return decodeURIComponent(unfolded.replace(/%/g, '%25').replace(/=([0-9A-F]{2})/g, '%$1')).replace(/\r\n/g, '\n');
-}
-
-const setLanguage = async (t: TestContext, user: TestUser, language: string) => {
+const setLanguage = async (t: TestContext, user: { cookie: string }, language: string) => {
   const res = await t.inject(
     { cookie: user.cookie },
     { method: 'POST', url: '/api/auth/update-user', headers: { origin: BASE_URL }, payload: { language } },
@@ -96,14 +67,7 @@ eachDialect(
       } finally {
         t.setTime(null);
       }
-      const digestTo = async (user: TestUser) => {
-        for (let i = 0; i < 200; i++) {
-          const mail = received.map(readable).find((m) => m.includes(`To: ${user.email}`) && m.includes('• Olivia'));
-          if (mail) return mail;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        throw new Error(`no digest reached ${user.email}`);
-      };
+      const digestTo = (user: TestUser) => mailTo(smtp, user.email, (m) => m.includes('• Olivia'));
       const german = await digestTo(greta);
       expect(german).toContain('Subject: 2 ungelesene Benachrichtigungen');
       expect(german).toContain('Du hast 2 ungelesene Benachrichtigungen:');
@@ -132,7 +96,7 @@ eachDialect(
       expect(await asked('fr')).toBe('Olivia ha condiviso con te la bacheca “Garten”');
     });
   },
-  { env: { LANGUAGE: 'en', SMTP_URL: `smtp://127.0.0.1:${port}` } },
+  { env: { LANGUAGE: 'en', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } },
 );
 
 eachDialect(
@@ -148,4 +112,80 @@ eachDialect(
     });
   },
   { env: { LANGUAGE: 'nl' } },
+);
+
+eachDialect(
+  'account mails in the reader’s language, English instance',
+  (t) => {
+    // One SMTP listener serves both databases' runs: each uses its own addresses.
+    const address = (name: string) => `${name}.${t.dialect}@example.test`;
+    const signUp = async (name: string, fields: { language?: string } = {}, headers: Record<string, string> = {}) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-up/email',
+        headers: { origin: BASE_URL, ...headers },
+        payload: { name, email: address(name), password: 'correct horse battery', ...fields },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return { id: res.json().user.id as string, cookie: sessionCookie(res) };
+    };
+    let client = 0;
+    const askReset = async (name: string, headers: Record<string, string> = {}) => {
+      const res = await t.app.inject({
+        // Each from its own address: better-auth allows an address few resets a minute.
+        remoteAddress: `192.0.2.${++client}`,
+        method: 'POST',
+        url: '/api/auth/request-password-reset',
+        headers: { origin: BASE_URL, ...headers },
+        payload: { email: address(name), redirectTo: '/reset-password' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // better-auth may queue the mail after answering: the due jobs run until it is there.
+    const sent = (name: string, subject: string) =>
+      mailTo(
+        smtp,
+        address(name),
+        (m) => m.includes(`Subject: ${subject}`),
+        () => t.app.jobs.runDue(),
+      );
+
+    it('a German account is sent its address confirmation and password reset in German, whatever the request asks for', async () => {
+      await signUp('greta', { language: 'de' }, { 'accept-language': 'en' });
+      expect(await sent('greta', 'Bestätige deine E-Mail-Adresse')).toContain('Bitte bestätige, dass diese Adresse dir gehört');
+      await askReset('greta', { 'accept-language': 'fr' });
+      expect(await sent('greta', 'Passwort zurücksetzen')).toContain('Jemand möchte das Passwort deines Kontos zurücksetzen');
+
+      // The language chosen after signing up counts for the next mail.
+      const hanna = await signUp('hanna');
+      await sent('hanna', 'Confirm your e-mail address');
+      await setLanguage(t, hanna, 'de');
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/send-verification-email',
+        headers: { origin: BASE_URL, cookie: hanna.cookie },
+        payload: { email: address('hanna'), callbackURL: '/' },
+      });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(await sent('hanna', 'Bestätige deine E-Mail-Adresse')).toContain('Bitte bestätige');
+      await askReset('hanna');
+      expect(await sent('hanna', 'Passwort zurücksetzen')).toContain('Jemand möchte');
+
+      const toGreta = smtp.received.map(readable).filter((m) => m.includes(`To: ${address('greta')}`));
+      expect(toGreta).toHaveLength(2);
+      expect(toGreta.join('\n')).not.toMatch(/Confirm your|Reset your|Confirmez|Réinitialiser/);
+    });
+
+    it('without an account language the mail speaks what the request asks for, else the instance’s language', async () => {
+      await signUp('pierre', {}, { 'accept-language': 'fr-CH, de;q=0.5' });
+      expect(await sent('pierre', 'Confirmez votre adresse e-mail')).toContain('Veuillez confirmer');
+      await askReset('pierre', { 'accept-language': 'de' });
+      expect(await sent('pierre', 'Passwort zurücksetzen')).toContain('Jemand möchte');
+      await signUp('eric');
+      expect(await sent('eric', 'Confirm your e-mail address')).toContain('Please confirm');
+      await askReset('eric');
+      expect(await sent('eric', 'Reset your password')).toContain('reset');
+    });
+  },
+  { env: { LANGUAGE: 'en', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } },
 );

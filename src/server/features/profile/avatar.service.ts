@@ -4,7 +4,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { isStoredName, uploadStore, type OpenedFile } from '../../files/store.js';
 import { HttpError, forbidden, notFound } from '../../http/errors.js';
 import { imageTypeOf, type IncomingFile } from '../attachments/attachments.service.js';
-import { announceProfile } from '../sharing/profile.js';
+import { announceProfile } from './announce.js';
 import * as repo from './profile.repository.js';
 
 /** The largest profile picture. */

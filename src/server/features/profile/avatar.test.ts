@@ -2,26 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { eachDialect, type As, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { uploadedFiles } from '../../../../test/factories.js';
-
-/** A multipart/form-data body with one file part. */
-function multipart(file: { name?: string; filename: string; type: string; data: Buffer }) {
-  const boundary = `----tavla${randomBytes(8).toString('hex')}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'file'}"; filename="${file.filename}"\r\n` +
-        `Content-Type: ${file.type}\r\n\r\n`,
-    ),
-    file.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { multipart } from '../../../../test/multipart.js';
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), randomBytes(200)]);
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946', 'hex'), randomBytes(200)]);
 
 function uploadAvatar(t: TestContext, as: As, file: { filename: string; type: string; data: Buffer; name?: string }) {
-  return t.inject(as, { method: 'POST', url: '/api/data/avatar', ...multipart(file) });
+  const body = multipart([{ name: file.name ?? 'file', filename: file.filename, type: file.type, data: file.data }]);
+  return t.inject(as, { method: 'POST', url: '/api/data/avatar', ...body });
 }
 
 async function imageOf(t: TestContext, user: TestUser): Promise<string | null> {
@@ -146,20 +134,10 @@ eachDialect('profile picture', (t) => {
     const pasted = await t.inject(ada, {
       method: 'POST',
       url: '/api/data/image',
-      ...(() => {
-        const boundary = `----tavla${randomBytes(8).toString('hex')}`;
-        return {
-          payload: Buffer.concat([
-            Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="boardId"\r\n\r\n${board.id}\r\n`),
-            Buffer.from(
-              `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`,
-            ),
-            PNG,
-            Buffer.from(`\r\n--${boundary}--\r\n`),
-          ]),
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        };
-      })(),
+      ...multipart([
+        { name: 'boardId', value: String(board.id) },
+        { name: 'file', filename: 'p.png', type: 'image/png', data: PNG },
+      ]),
     });
     expect(pasted.statusCode, pasted.body).toBe(200);
     const storedName = pasted.json<{ url: string }>().url.split('/').pop()!;

@@ -1,26 +1,9 @@
-import { afterAll, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
+import { expect, it } from 'vitest';
 import { bootstrapAdmin } from '../../auth/bootstrap-admin.js';
 import { BASE_URL, eachDialect, sessionCookie } from '../../../../test/harness.js';
+import { catchMail } from '../../../../test/smtp.js';
 
-/** A real SMTP listener: the service delivers to it over the network like to any mail server. */
-const received: string[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  onData(stream, _session, done) {
-    let text = '';
-    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    stream.on('end', () => {
-      received.push(text);
-      done();
-    });
-  },
-});
-const port = await new Promise<number>((resolve) =>
-  smtp.listen(0, '127.0.0.1', () => resolve((smtp.server.address() as { port: number }).port)),
-);
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+const smtp = await catchMail();
 
 eachDialect(
   'invitations by address (SMTP)',
@@ -36,7 +19,7 @@ eachDialect(
       });
       return { cookie: sessionCookie(res), id: res.json().user.id as string };
     };
-    const mailTo = (address: string) => received.filter((m) => m.toLowerCase().includes(`to: ${address}`));
+    const mailTo = (address: string) => smtp.received.filter((m) => m.toLowerCase().includes(`to: ${address}`));
     const tokenIn = (mail: string) => /\/invite\/([0-9a-f]{64})/.exec(mail.replace(/=\r?\n/g, ''))?.[1];
 
     it('mails a link that creates the account (sign-up closed) and joins the board, once', async () => {
@@ -154,7 +137,7 @@ eachDialect(
   },
   {
     env: {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       SIGNUP: 'false',
       ADMIN_EMAIL: 'owner@example.test',
       ADMIN_PASSWORD: 'owner-password',

@@ -1,4 +1,5 @@
 import type { Member } from '../../../shared/api/sharing.js';
+import { accountIdByEmail, deleteAccount, markMailVerified } from '../../auth/accounts.repository.js';
 import type { Actor } from '../../auth/actor.js';
 import { nowIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
@@ -42,7 +43,7 @@ export async function joinByInvitation(
       if (!invite || invite.boardId !== board.id) throw invalid();
       if (invite.email !== account.email.toLowerCase()) throw new HttpError(403, 'This invitation was sent to another address');
       // The link came by mail to this address: whoever holds it, signed in to it, receives that mail.
-      reclaimed = await repo.markMailVerified(trx, dialect, account.id);
+      reclaimed = await markMailVerified(trx, dialect, account.id);
       if (board.archivedAt !== null) throw invalid();
       if (board.ownerId === account.id) return board.id;
       const joined = await repo.joinBoard(trx, {
@@ -70,11 +71,11 @@ export async function joinByInvitation(
 }
 
 /** Whether the invited address has an account already: its owner signs in and opens the link again instead. */
-export function invitedAccountExists(deps: Pick<Deps, 'database'>, email: string): Promise<boolean> {
-  return repo.accountWithMailExists(deps.database.db, email);
+export async function invitedAccountExists(deps: Pick<Deps, 'database'>, email: string): Promise<boolean> {
+  return (await accountIdByEmail(deps.database.db, email)) !== undefined;
 }
 
 /** Removes the account made for an invitation that was used meanwhile, so none is left behind. */
 export async function removeUnjoinedAccount(deps: Pick<Deps, 'database'>, userId: string): Promise<void> {
-  await repo.deleteAccount(deps.database.db, userId);
+  await deleteAccount(deps.database.db, userId);
 }

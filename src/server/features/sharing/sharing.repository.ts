@@ -54,36 +54,6 @@ export async function removeMember(db: Db, boardId: number, userId: string): Pro
   await db.deleteFrom('board_members').where('boardId', '=', boardId).where('userId', '=', userId).execute();
 }
 
-export interface Account {
-  id: string;
-  name: string;
-  image: string | null;
-  email: string;
-  /** Whether someone proved to receive mail at the address. */
-  emailVerified: boolean;
-}
-
-const accountColumns = ['id', 'name', 'image', 'email', 'emailVerified'] as const;
-const toAccount = (row: Omit<Account, 'emailVerified'> & { emailVerified: boolean | number }): Account => ({
-  ...row,
-  emailVerified: row.emailVerified === true || row.emailVerified === 1,
-});
-
-export async function findAccountById(db: Db, id: string): Promise<Account | undefined> {
-  const row = await db.selectFrom('user').select(accountColumns).where('id', '=', id).executeTakeFirst();
-  return row && toAccount(row);
-}
-
-/** The account with this address (given in lower case), whatever the case it was stored in. */
-export async function findAccountByMail(db: Db, mail: string): Promise<Account | undefined> {
-  const row = await db
-    .selectFrom('user')
-    .select(accountColumns)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', mail))
-    .executeTakeFirst();
-  return row && toAccount(row);
-}
-
 /**
  * Takes the account off every card of the board (archived ones too) and
  * answers the ids of the visible cards it was on, whose viewers must hear of it.
@@ -206,17 +176,6 @@ export function claimInvitation(db: Db, tokenHash: string, now: string) {
     .executeTakeFirst();
 }
 
-/** Answers whether the address was unconfirmed until now. */
-export async function markMailVerified(db: Db, dialect: Dialect, userId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('user')
-    .set({ emailVerified: dialect.true })
-    .where('id', '=', userId)
-    .where('emailVerified', '<>', dialect.true)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 /** Adds a member, or sets the permission of one already there; answers whether a row was written. */
 export async function joinBoard(
   db: Db,
@@ -228,13 +187,4 @@ export async function joinBoard(
     .onConflict((oc) => oc.columns(['boardId', 'userId']).doUpdateSet({ permission: sql`excluded.permission` }))
     .execute();
   return inserted.length > 0;
-}
-
-/** Whether an account has exactly this address (as stored). */
-export async function accountWithMailExists(db: Db, email: string): Promise<boolean> {
-  return (await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
-}
-
-export async function deleteAccount(db: Db, id: string): Promise<void> {
-  await db.deleteFrom('user').where('id', '=', id).execute();
 }

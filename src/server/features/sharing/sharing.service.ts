@@ -3,6 +3,7 @@ import type { Config } from '../../config.js';
 import { enqueue } from '../../jobs/runner.js';
 import { invitationMail } from '../../mail/templates.js';
 import type { InviteList, InviteRemove, InviteWrite, Member, Permission } from '../../../shared/api/sharing.js';
+import { findAccountById, findAccountByMail, type Account } from '../../auth/accounts.repository.js';
 import type { Actor } from '../../auth/actor.js';
 import { requireBoard } from '../../access/index.js';
 import { nowIso, toIso } from '../../db/dialect.js';
@@ -62,7 +63,7 @@ export async function invite(deps: ServiceDeps & Pick<Deps, 'limits'>, actor: Ac
   await writeBoard(deps, actor, input.boardId, 'owner', async (scope) => {
     const { trx } = scope;
     if ('mail' in who) await limitInvitations(trx, deps.limits, actor.id, who.mail);
-    const account = 'userId' in who ? await repo.findAccountById(trx, who.userId) : await repo.findAccountByMail(trx, who.mail);
+    const account = 'userId' in who ? await findAccountById(trx, who.userId) : await findAccountByMail(trx, who.mail);
     // Only the owner invites, so the owner is the caller.
     if (account?.id === scope.board.ownerId) throw badRequest('You cannot invite yourself');
     // An address nobody has proven to receive mail at is no one's yet: it gets the link,
@@ -74,7 +75,7 @@ export async function invite(deps: ServiceDeps & Pick<Deps, 'limits'>, actor: Ac
 }
 
 /** Makes the account a member with this permission; the owner hears nothing when nothing changes. */
-async function grant(scope: WriteScope, deps: ServiceDeps, account: repo.Account, permission: Permission): Promise<void> {
+async function grant(scope: WriteScope, deps: ServiceDeps, account: Account, permission: Permission): Promise<void> {
   const { trx, board, emit } = scope;
   // Someone with access needs no invitation link any more.
   await repo.deleteUnusedInvite(trx, board.id, account.email.toLowerCase());
@@ -178,7 +179,7 @@ export async function boardPeople(
 ): Promise<Array<Member | (Omit<Member, 'permission'> & { permission: 'owner' })>> {
   const { db } = deps.database;
   const { board } = await requireBoard(db, actor, boardId, 'read');
-  const owner = await repo.findAccountById(db, board.ownerId);
+  const owner = await findAccountById(db, board.ownerId);
   const members = (await repo.listMembers(db, boardId)).map(presentMember);
   return owner ? [{ id: owner.id, name: owner.name, image: owner.image, permission: 'owner' as const }, ...members] : members;
 }
