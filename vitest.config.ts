@@ -16,8 +16,9 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'e2e/**/*.test.ts'],
-          // Says so, once, when the browser tests are skipped for want of Chromium.
-          globalSetup: ['e2e/global-setup.ts'],
+          // Says so, once, when the browser tests are skipped for want of Chromium;
+          // migrates the template databases the suites copy, and drops the run's databases.
+          globalSetup: ['e2e/global-setup.ts', 'test/global-setup.ts'],
         },
       },
       {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAuth, type AccountHooks } from './auth/auth.js';
+import { createAuth, type AccountHooks, type PasswordHashing } from './auth/auth.js';
 import { announceProfile } from './features/sharing/profile.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -71,6 +71,8 @@ export interface BuildOptions {
   heartbeatMs?: number;
   /** The time the job runner and the limits see (tests move it). */
   clock?: Clock;
+  /** Tests only: a cheaper password hash than better-auth's (main.ts never sets it). */
+  passwordHashing?: PasswordHashing;
 }
 
 declare module 'fastify' {
@@ -88,6 +90,7 @@ export async function buildApp({
   logger = false,
   heartbeatMs = 20_000,
   clock,
+  passwordHashing,
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -99,7 +102,7 @@ export async function buildApp({
   const deps: Deps = {
     config,
     database,
-    auth: createAuth(config, database, accountHooks),
+    auth: createAuth(config, database, accountHooks, passwordHashing),
     bus: new EventBus(),
     log: app.log,
     limits: new Limits(config.limits, database.db, clock),
