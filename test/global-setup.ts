@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -5,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/database.js';
 import { migrate } from '../src/server/db/migrations/index.js';
+import { projectRoot } from '../src/server/version.js';
 import { DONE_MARK, runPrefix } from './databases.js';
 
 /**
@@ -60,11 +62,14 @@ export default async function setUpTestDatabases(): Promise<() => Promise<void>>
     );
     for (const name of done) await drop(name);
   };
+  let busy = false;
   const timer = admin
     ? setInterval(() => {
-        sweeping = sweeping
-          .then(sweep)
-          .catch((error: Error) => console.warn(`dropping finished test databases: ${error.message}`));
+        if (busy) return;
+        busy = true;
+        sweeping = sweep()
+          .catch((error: Error) => console.warn(`dropping finished test databases: ${error.message}`))
+          .finally(() => (busy = false));
       }, 1000)
     : null;
 
@@ -73,11 +78,27 @@ export default async function setUpTestDatabases(): Promise<() => Promise<void>>
     await sweeping;
     if (admin) {
       const rest = await names('WHERE d.datname LIKE $1', `${runPrefix(run)}%`);
-      await Promise.all(rest.map((name) => drop(name)));
       await admin.end();
+      // Dropped by a process of their own, so that the run ends now rather than after their checkpoints.
+      if (rest.length > 0) dropInBackground(server!, rest);
     }
     rmSync(templateDir, { recursive: true, force: true });
   };
+}
+
+function dropInBackground(server: string, databases: string[]): void {
+  const script = `
+    const pg = require('pg');
+    const pool = new pg.Pool({ connectionString: process.env.SERVER, max: 4 });
+    Promise.all(JSON.parse(process.env.DATABASES).map((name) => pool.query('DROP DATABASE IF EXISTS ' + name + ' WITH (FORCE)')))
+      .catch((error) => console.warn('dropping test databases: ' + error.message))
+      .finally(() => pool.end());`;
+  spawn(process.execPath, ['-e', script], {
+    cwd: projectRoot,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, SERVER: server, DATABASES: JSON.stringify(databases) },
+  }).unref();
 }
 
 async function migrated(url: string): Promise<void> {
