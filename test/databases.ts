@@ -26,9 +26,11 @@ export interface TestDatabase {
  * PostgreSQL databases' names) and its migrated templates. Without them (a
  * script outside Vitest) every database is made empty and dropped at once.
  */
-const run = process.env.TAVLA_TEST_RUN;
-const pgTemplate = process.env.TAVLA_TEST_PG_TEMPLATE;
-const sqliteTemplate = process.env.TAVLA_TEST_SQLITE_TEMPLATE;
+const runSettings = () => ({
+  run: process.env.TAVLA_TEST_RUN,
+  pgTemplate: process.env.TAVLA_TEST_PG_TEMPLATE,
+  sqliteTemplate: process.env.TAVLA_TEST_SQLITE_TEMPLATE,
+});
 
 /** What a finished database of a run is marked with; the run's global set-up drops it (test/global-setup.ts). */
 export const DONE_MARK = 'tavla test: done';
@@ -45,6 +47,7 @@ export function runPrefix(name: string): string {
  * finds nothing to do. Without it (or outside a run) the database is empty.
  */
 export async function createTestDatabase(dialect: DialectName, { migrated = false } = {}): Promise<TestDatabase> {
+  const { run, pgTemplate, sqliteTemplate } = runSettings();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tavla-test-'));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (dialect === 'sqlite') {
