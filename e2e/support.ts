@@ -34,7 +34,7 @@ export type Server = Awaited<ReturnType<typeof startServer>>;
  */
 export async function startServer(env: Record<string, string> = {}, dialect: DialectName = 'sqlite') {
   await ensureWebBuilt();
-  const database = await createTestDatabase(dialect);
+  const database = await createTestDatabase(dialect, { migrated: true });
   const { dataDir } = database;
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

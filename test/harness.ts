@@ -6,6 +6,7 @@ import { openDatabase, type Database, type Db } from '../src/server/db/database.
 import type { DialectName } from '../src/server/db/dialect.js';
 import { migrate } from '../src/server/db/migrations/index.js';
 import { createTestDatabase, dialects } from './databases.js';
+import { cheapPasswordHashing } from './password-hashing.js';
 
 export const BASE_URL = 'http://localhost:3000';
 
@@ -45,6 +46,11 @@ export interface HarnessOptions {
   heartbeatMs?: number;
   /** pino options (e.g. a `stream` to read the log); none = silence. */
   logger?: object;
+  /**
+   * better-auth's own password hash (scrypt N=16384) instead of the tests'
+   * cheaper one (test/password-hashing.ts); the service always uses its own.
+   */
+  realPasswordHashing?: boolean;
 }
 
 let counter = 0;
@@ -56,7 +62,7 @@ export function eachDialect(name: string, suite: (t: TestContext) => void, optio
       const t = { dialect } as TestContext;
       let drop = (): Promise<void> => Promise.resolve();
       beforeAll(async () => {
-        const testDb = await createTestDatabase(dialect);
+        const testDb = await createTestDatabase(dialect, { migrated: true });
         drop = testDb.drop;
         Object.assign(t, await startApp(dialect, testDb.url, testDb.dataDir, options));
       }, 60_000);
@@ -89,6 +95,7 @@ export async function startApp(dialect: DialectName, url: string, dataDir: strin
     clock,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.realPasswordHashing ? {} : { passwordHashing: cheapPasswordHashing }),
   });
   await app.ready();
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAuth, type AccountHooks } from './auth/auth.js';
+import { createAuth, type AccountHooks, type PasswordHashing } from './auth/auth.js';
 import { announceProfile } from './features/profile/announce.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -75,6 +75,8 @@ export interface BuildOptions {
   heartbeatMs?: number;
   /** The time the job runner and the limits see (tests move it). */
   clock?: Clock;
+  /** Tests only: a cheaper password hash than better-auth's (main.ts never sets it). */
+  passwordHashing?: PasswordHashing;
 }
 
 declare module 'fastify' {
@@ -92,6 +94,7 @@ export async function buildApp({
   logger = false,
   heartbeatMs = 20_000,
   clock,
+  passwordHashing,
 }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
@@ -103,7 +106,7 @@ export async function buildApp({
   const deps: Deps = {
     config,
     database,
-    auth: createAuth(config, database, accountHooks),
+    auth: createAuth(config, database, accountHooks, passwordHashing),
     bus: new EventBus(),
     log: app.log,
     limits: new Limits(config.limits, database.db, clock),

@@ -44,7 +44,17 @@ function mailLanguage(user: object, request: Request | undefined, instance: Lang
   );
 }
 
-export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}) {
+/**
+ * How passwords are hashed and checked. The service always uses better-auth's
+ * own (scrypt, N=16384); only the tests' harness hands `buildApp` a cheaper one
+ * (test/password-hashing.ts), so that making hundreds of accounts does not cost minutes.
+ */
+export interface PasswordHashing {
+  hash: (password: string) => Promise<string>;
+  verify: (input: { hash: string; password: string }) => Promise<boolean>;
+}
+
+export function createAuth(config: Config, database: Database, hooks: AccountHooks = {}, passwordHashing?: PasswordHashing) {
   const { db, dialect } = database;
   /** Addresses of accounts made as an instance's first, confirmed for that alone, until their sign-up is through. */
   const firstAccounts = new Set<string>();
@@ -62,6 +72,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
       disableSignUp: !config.signup,
       minPasswordLength: 8,
       maxPasswordLength: 256,
+      ...(passwordHashing ? { password: { hash: passwordHashing.hash, verify: passwordHashing.verify } } : {}),
       // Whoever held the old password (or a session opened with it) is out.
       revokeSessionsOnPasswordReset: true,
       // ...and so does every key, feed, webhook and link they made: whoever squatted the address keeps nothing.
