@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Dialect } from '../../db/dialects/index.js';
 
 export interface MemberRow {
   id: string;
