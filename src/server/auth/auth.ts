@@ -64,8 +64,9 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
     basePath: '/api/auth',
     secret: config.authSecret,
     trustedOrigins: [new URL(config.baseUrl).origin],
-    // A password change ends every session and opens one again under the changing tab's id: see authTransactions.
-    database: { db, type: dialect.name, transaction: dialect.authTransactions },
+    // No transactions: the library's hooks query on connections of their own, so a transaction held
+    // across them would starve the pool when as many sign-ups as connections arrive at once.
+    database: { db, type: dialect.name },
     telemetry: { enabled: false },
     emailAndPassword: {
       enabled: true,

@@ -19,8 +19,8 @@ import { ACCOUNT_CHANGES, REVOCATIONS } from './channels.js';
  * with them their triggers); every statement can run again.
  */
 export const ACCOUNT_ANNOUNCEMENTS: readonly string[] = [
-  // Checked at the commit: a session ended and opened again under its id in one transaction (a password
-  // change keeps the changing tab's session id, see auth.ts) did not end, and its sockets go on.
+  // Checked at the commit: a session ended and opened again under its id in one transaction did not end.
+  // (A password change does so in steps of their own: the listeners give it a moment, see pg-listener.ts.)
   `CREATE OR REPLACE FUNCTION tavla_session_ended() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM "session" WHERE id = OLD.id) THEN RETURN NULL; END IF;

@@ -2,8 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BoardEvent } from '../../shared/events.js';
 import type { Database, Db } from '../db/database.js';
 import type { Notification } from '../../shared/api/notifications.js';
-import { BOARD_VERSIONS, listenTo, NEW_NOTIFICATIONS, on, REVOCATIONS } from '../db/channels.js';
+import { BOARD_VERSIONS, listenTo, NEW_NOTIFICATIONS, on, REVOCATIONS, type Revocation } from '../db/channels.js';
+import { sessionExists } from '../auth/accounts.repository.js';
 import type { Hub } from './hub.js';
+
+/** How long an ended session has to come back (a password change) before its sockets close. */
+const SESSION_RETURN_MS = 300;
 
 /** Reads the boards' current versions (for the sweep). */
 export type BoardVersions = (db: Db, boardIds: number[]) => Promise<Array<{ id: number; version: number }>>;
@@ -44,6 +48,20 @@ export function listenForEvents(
     }
   };
 
+  // A password change ends every session and opens the changing tab's again under its id, in steps the
+  // sign-in library commits one by one: a session back within a moment did not end, and its sockets go on.
+  const endSession = async (revocation: Revocation): Promise<void> => {
+    try {
+      if (revocation.sessionId !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, SESSION_RETURN_MS));
+        if (await sessionExists(database.db, revocation.sessionId)) return;
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'session check failed; its sockets close');
+    }
+    hub.revoke(revocation);
+  };
+
   const sweep = () => sweepVersions(database.db, hub, feeds.boardVersions);
 
   const listener = listenTo(
@@ -52,7 +70,7 @@ export function listenForEvents(
     [
       on(BOARD_VERSIONS, ({ boardId, version, deleted }) => hub.notify(boardId, version, deleted as BoardEvent | undefined)),
       on(NEW_NOTIFICATIONS, (payload) => void pushNotifications(payload)),
-      on(REVOCATIONS, (revocation) => hub.revoke(revocation)),
+      on(REVOCATIONS, (revocation) => void endSession(revocation)),
     ],
     {
       connected: async () => {

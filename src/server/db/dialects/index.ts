@@ -17,14 +17,6 @@ export interface Dialect {
   readonly label: string;
   /** The value of `true` in a boolean column. */
   readonly true: boolean | number;
-  /**
-   * Whether the sign-in library runs its multi-step changes in a real
-   * transaction: on PostgreSQL, so that the database announces at the commit
-   * what they ended (see account-announcements.ts), not a session opened again
-   * under the same id; not on SQLite, whose one connection the library's hooks
-   * (which query on their own) would wait for.
-   */
-  readonly authTransactions: boolean;
 
   /** Opens the requests' connection (SQLite) or pool (PostgreSQL). */
   open(url: string): Db;

@@ -20,7 +20,6 @@ export const postgres: Dialect = {
   name: 'postgres',
   label: 'PostgreSQL',
   true: true,
-  authTransactions: true,
 
   open(url) {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, Client: PreparingClient });

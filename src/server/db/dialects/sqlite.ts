@@ -14,7 +14,6 @@ export const sqlite: Dialect = {
   name: 'sqlite',
   label: 'SQLite',
   true: 1,
-  authTransactions: false,
 
   open(url) {
     const file = url.replace(/^sqlite:(\/\/)?/, '');

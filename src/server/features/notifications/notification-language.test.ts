@@ -151,6 +151,8 @@ eachDialect(
       );
 
     it('a German account is sent its address confirmation and password reset in German, whatever the request asks for', async () => {
+      // The instance's first account counts as confirmed and gets no confirmation mail: someone else is first.
+      await signUp('first');
       await signUp('greta', { language: 'de' }, { 'accept-language': 'en' });
       expect(await sent('greta', 'Bestätige deine E-Mail-Adresse')).toContain('Bitte bestätige, dass diese Adresse dir gehört');
       await askReset('greta', { 'accept-language': 'fr' });

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type KeyboardEvent, type RefObject, type TextareaHTMLAttributes } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject, type TextareaHTMLAttributes } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mentionMarkup } from '../../../shared/mentions.js';
@@ -56,6 +56,7 @@ export function MentionTextarea({ boardId, value, onValueChange, textareaRef, on
     if (!next) setDismissed(false);
   };
 
+  const caretAfter = useRef<number | null>(null);
   const insert = (person: MentionablePerson) => {
     if (!typing) return;
     const caret = own.current?.selectionStart ?? value.length;
@@ -63,12 +64,16 @@ export function MentionTextarea({ boardId, value, onValueChange, textareaRef, on
     const next = value.slice(0, typing.start) + markup + value.slice(caret);
     onValueChange(next);
     setTyping(null);
-    const at = typing.start + markup.length;
-    requestAnimationFrame(() => {
-      own.current?.focus();
-      own.current?.setSelectionRange(at, at);
-    });
+    caretAfter.current = typing.start + markup.length;
   };
+  // The caret goes after the inserted mention as soon as the new text is in place (before the next key is typed).
+  useLayoutEffect(() => {
+    const at = caretAfter.current;
+    if (at === null || !own.current) return;
+    caretAfter.current = null;
+    own.current.focus();
+    own.current.setSelectionRange(at, at);
+  }, [own, value]);
 
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (open) {
