@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -52,11 +52,7 @@ export async function createTestDatabase(dialect: DialectName, { migrated = fals
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (dialect === 'sqlite') {
     const file = path.join(dataDir, 'tavla.db');
-    if (migrated && sqliteTemplate) {
-      copyFileSync(sqliteTemplate, file);
-      // As the service would have made it (its umask keeps its files private); the template's set-up had no such umask.
-      chmodSync(file, 0o600);
-    }
+    if (migrated && sqliteTemplate) copyFileSync(sqliteTemplate, file);
     return { url: `sqlite://${file}`, dataDir, drop: () => Promise.resolve(removeDir()) };
   }
   const server = process.env.TEST_DATABASE_URL!;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -48,6 +48,8 @@ export default async function setUpTestDatabases(): Promise<() => Promise<void>>
       await migrated(url.toString());
     })(),
   ]);
+  // Private, as the service's umask makes its own database: every copy keeps the mode.
+  chmodSync(sqliteFile, 0o600);
   process.env.TAVLA_TEST_SQLITE_TEMPLATE = sqliteFile;
   if (admin) process.env.TAVLA_TEST_PG_TEMPLATE = pgTemplate;
 
