@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { moveCardInCache, removeCard, updatePerson, upsertArea, upsertCard, upsertComment } from './cache';
 import { keys } from './queries';
 import type { Area, Card, CardListItem, Comment } from './types';
+import { cardListItem } from '../test/fixtures';
 
 /** The cache edits that optimistic writes and realtime events share: what the board shows after each. */
 
@@ -11,24 +12,7 @@ const TODO = 10;
 const DOING = 20;
 
 function card(id: number, area: number, fields: Partial<CardListItem> = {}): CardListItem {
-  return {
-    id,
-    area,
-    name: `Card ${id}`,
-    content: '',
-    status: 0,
-    sort: 0,
-    dueDate: null,
-    repeatEvery: null,
-    labels: [],
-    assignees: [],
-    assignee: null,
-    assigneeName: null,
-    assigneeImage: null,
-    assigneeType: null,
-    checklist: { done: 0, total: 0 },
-    ...fields,
-  };
+  return cardListItem({ id, area, ...fields });
 }
 
 let qc: QueryClient;

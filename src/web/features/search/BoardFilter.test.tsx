@@ -3,30 +3,15 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, expect, test } from 'vitest';
 import type { CardListItem } from '../../api/types';
+import { cardListItem } from '../../test/fixtures';
 import { mockFetch, renderApp } from '../../test/render';
 import { BoardFilter, type CardMatcher } from './BoardFilter';
 
 /** The board filter: what it leaves on the board, and that the address keeps it. */
 
 const ann = { id: 'u-ann', name: 'Ann Berg', image: null, type: 'human' };
-const card = (id: number, name: string, fields: Partial<CardListItem> = {}): CardListItem => ({
-  id,
-  area: 1,
-  name,
-  content: '',
-  status: 0,
-  sort: id,
-  dueDate: null,
-  repeatEvery: null,
-  labels: [],
-  assignees: [],
-  assignee: null,
-  assigneeName: null,
-  assigneeImage: null,
-  assigneeType: null,
-  checklist: { done: 0, total: 0 },
-  ...fields,
-});
+const card = (id: number, name: string, fields: Partial<CardListItem> = {}): CardListItem =>
+  cardListItem({ id, name, sort: id, ...fields });
 const CARDS = [
   card(1, 'Fix the login bug', { labels: [{ id: 3, name: 'urgent' }], assignees: [ann] }),
   card(2, 'Write release notes', { status: 1 }),
