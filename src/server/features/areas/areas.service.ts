@@ -78,7 +78,12 @@ export async function setWipLimit(
  */
 export async function overWipLimit(db: Db, areaId: number): Promise<boolean> {
   const fill = await repo.wipFill(db, areaId);
-  return fill !== undefined && fill.wipLimit !== null && Number(fill.cards) > fill.wipLimit;
+  return fill !== undefined && overLimit({ limit: fill.wipLimit, cards: Number(fill.cards) });
+}
+
+/** `overWipLimit` from a limit and a count already read (by the statement that filled the area). */
+export function overLimit(fill: { limit: number | null; cards: number }): boolean {
+  return fill.limit !== null && fill.cards > fill.limit;
 }
 
 /** Archives an area (its cards go with it, unmarked) or removes it and every card in it for good. */

@@ -46,13 +46,19 @@ export async function insertCard(db: Db, card: NewCard): Promise<CardRow> {
 /**
  * Stores a new card below the last one of its area, in one statement: only
  * if the area is on `card.boardId`, not archived, and has room below its last
- * key. Answers the row and how many visible cards stand above it, or
+ * key. Answers the row, how many visible cards stand above it and the
+ * area's work-in-progress limit (for the answer's `overLimit`), or
  * undefined when any of that fails (`createFacts` tells which).
  */
-export async function appendCard(db: Db, card: Omit<NewCard, 'sort'>): Promise<(CardRow & { visible: number }) | undefined> {
+export async function appendCard(
+  db: Db,
+  card: Omit<NewCard, 'sort'>,
+): Promise<(CardRow & { visible: number; wipLimit: number | null }) | undefined> {
   const [row] = await appendCardRow(db, ...APPENDED_COLUMNS.map((column) => card[column]));
+  if (!row) return undefined;
+  const wipLimit = row.wipLimit === null ? null : Number(row.wipLimit);
   // The row is what was given, with the id and key the database chose: nothing else is read back.
-  return row && { ...card, id: row.id, sort: Number(row.sort), archivedAt: null, visible: Number(row.visible) };
+  return { ...card, id: row.id, sort: Number(row.sort), archivedAt: null, visible: Number(row.visible), wipLimit };
 }
 
 const APPENDED_COLUMNS = NEW_CARD_COLUMNS.filter((column) => column !== 'sort');
@@ -61,13 +67,14 @@ const APPENDED_COLUMNS = NEW_CARD_COLUMNS.filter((column) => column !== 'sort');
 const appendCardRow = hotQuery((db: Db, ...values: unknown[]) => {
   const value = (column: (typeof APPENDED_COLUMNS)[number]) => sql.val(values[APPENDED_COLUMNS.indexOf(column)]);
   const columns = NEW_CARD_COLUMNS.map((column) => (column === 'sort' ? sql.ref('slot.key') : value(column)));
-  return sql<{ id: number; sort: number | string; visible: number | string }>`
+  return sql<{ id: number; sort: number | string; visible: number | string; wipLimit: number | string | null }>`
     insert into cards (${sql.join(NEW_CARD_COLUMNS.map((column) => sql.ref(column)))})
     select ${sql.join(columns)}
     from areas a, (select ${keyAfterLast} as key from cards k where k."areaId" = ${value('areaId')}) slot
     where a.id = ${value('areaId')} and a."boardId" = ${value('boardId')} and a."archivedAt" is null and slot.key is not null
     returning id, sort, (select count(*) from cards v
-      where v."areaId" = cards."areaId" and v."archivedAt" is null and v.id <> cards.id) as visible`;
+      where v."areaId" = cards."areaId" and v."archivedAt" is null and v.id <> cards.id) as visible,
+      (select w."wipLimit" from areas w where w.id = cards."areaId") as "wipLimit"`;
 });
 
 /** The visible cards of an area, top to bottom. */

@@ -11,7 +11,7 @@ import { writeBoard, type SystemScope, type WriteScope } from '../../events/boar
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
-import { overWipLimit } from '../areas/areas.service.js';
+import { overLimit, overWipLimit } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableArea, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
@@ -113,14 +113,16 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
       createdAt: now,
       updatedAt: now,
     };
-    const { visible, ...row } = (await repo.appendCard(trx, fields)) ?? (await appendSlowly(trx, fields));
+    const { visible, wipLimit, ...row } = (await repo.appendCard(trx, fields)) ?? (await appendSlowly(trx, fields));
     await recordActivity(trx, row.id, actor.id, 'created', null);
     // A new card has no labels, assignees or reminders yet, and comes after every visible card.
     const card = presentCard(row, { position: visible, labels: [], assignees: [], reminders: [] });
     emit('card.created', { card });
     scope.tell('card.made', { cardId: card.id, card: name });
     if (fields.content !== '') scope.tell('text.mentioned', { cardId: card.id, card: name, before: '', after: fields.content });
-    return (await overWipLimit(trx, card.area)) ? { card, overLimit: true } : { card };
+    // `appendCard` read the area's limit with its count (the new card is visible, so one more); the slow way did not.
+    const over = wipLimit !== undefined ? overLimit({ limit: wipLimit, cards: visible + 1 }) : await overWipLimit(trx, card.area);
+    return over ? { card, overLimit: true } : { card };
   });
 }
 
@@ -129,7 +131,10 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
  * gone, on another board, or archived), else renumbers an area with no room
  * left below its last key and stores the card.
  */
-async function appendSlowly(trx: Db, fields: Omit<repo.NewCard, 'sort'>): Promise<CardRow & { visible: number }> {
+async function appendSlowly(
+  trx: Db,
+  fields: Omit<repo.NewCard, 'sort'>,
+): Promise<CardRow & { visible: number; wipLimit?: undefined }> {
   const area = areaOfBoard(await repo.createFacts(trx, fields.areaId), fields.boardId);
   const row = await repo.insertCard(trx, { ...fields, sort: await bottomKey(trx, fields.areaId, area.lastSort) });
   return { ...row, visible: area.visible };
@@ -343,6 +348,8 @@ export async function moveCard(
     }
     emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
     // Only a card coming in can fill an area: a reorder within it changes no count.
-    return between && (await overWipLimit(trx, toAreaId)) ? { overLimit: true as const } : {};
+    if (!between) return {};
+    const over = moved.wip ? overLimit(moved.wip) : await overWipLimit(trx, toAreaId);
+    return over ? { overLimit: true as const } : {};
   });
 }

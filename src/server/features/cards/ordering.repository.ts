@@ -66,6 +66,12 @@ export interface QuickMove {
   toName: string;
   /** Where the card now stands among the visible cards of its new area (RETURNING may only read the updated table, so counted from its key). */
   position: number;
+  /**
+   * The new area's work-in-progress limit and its visible cards now, the
+   * moved one included (read only when it has a limit): what the answer's
+   * `overLimit` needs, without a statement of its own. Absent after the long way.
+   */
+  wip?: { limit: number | null; cards: number };
 }
 
 /**
@@ -82,7 +88,12 @@ export async function quickMove(
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<QuickMove | undefined> {
   const [row] = await moveInOne(db, move.cardId, move.fromAreaId, move.toAreaId, move.newIndex, boardId);
-  return row && { name: row.name, fromName: row.fromName, toName: row.toName, position: Number(row.position) };
+  if (!row) return undefined;
+  const position = Number(row.position);
+  const limit = row.wipLimit === null ? null : Number(row.wipLimit);
+  // The moved card is visible (the statement moves no archived card) and was left out of the count.
+  const wip = { limit, cards: Number(row.wipOthers ?? 0) + 1 };
+  return { name: row.name, fromName: row.fromName, toName: row.toName, position, wip };
 }
 
 const moveInOne = hotQuery(
@@ -91,6 +102,8 @@ const moveInOne = hotQuery(
     fromName: string;
     toName: string;
     position: number | string;
+    wipLimit: number | string | null;
+    wipOthers: number | string | null;
   }>`
     with f as materialized (
       select
@@ -118,7 +131,11 @@ const moveInOne = hotQuery(
       (select a.name from areas a where a.id = ${from}) as "fromName",
       (select a.name from areas a where a.id = ${to}) as "toName",
       (select count(*) from cards v
-        where v."areaId" = ${to} and v."archivedAt" is null and v.id <> ${card} and v.sort < cards.sort) as position`,
+        where v."areaId" = ${to} and v."archivedAt" is null and v.id <> ${card} and v.sort < cards.sort) as position,
+      (select w."wipLimit" from areas w where w.id = ${to}) as "wipLimit",
+      (select case when w."wipLimit" is null then null else (select count(*) from cards v
+        where v."areaId" = ${to} and v."archivedAt" is null and v.id <> ${card}) end
+        from areas w where w.id = ${to}) as "wipOthers"`,
 );
 
 const place = hotQuery((db: Db, areaId: number, sort: number, id: number) =>
