@@ -58,4 +58,27 @@ describe('card-list cache', () => {
     expect(cache.get(1, 1, { assignee: 'a' })).toBeUndefined();
     expect(cache.size).toBe(2);
   });
+
+  it('builds an answer once for the readers of one version at a time; a failed build is retried by the next reader', async () => {
+    const cache = new CardListCache(10_000);
+    let builds = 0;
+    let finish: (json: string) => void = () => undefined;
+    const build = () => {
+      builds += 1;
+      return new Promise<string>((resolve) => (finish = resolve));
+    };
+    const readers = [cache.load(1, 7, {}, build), cache.load(1, 7, {}, build), cache.load(1, 7, {}, build)];
+    // Another filter or version is another answer.
+    const other = cache.load(1, 7, { unassigned: true }, () => Promise.resolve('unassigned'));
+    expect(builds).toBe(1);
+    finish('v7');
+    expect(await Promise.all(readers)).toEqual(['v7', 'v7', 'v7']);
+    expect(await other).toBe('unassigned');
+    expect(await cache.load(1, 7, {}, build)).toBe('v7');
+    expect(builds).toBe(1);
+
+    await expect(cache.load(1, 8, {}, () => Promise.reject(new Error('no connection')))).rejects.toThrow('no connection');
+    expect(await cache.load(1, 8, {}, () => Promise.resolve('v8'))).toBe('v8');
+    expect(cache.get(1, 8, {})).toBe('v8');
+  });
 });

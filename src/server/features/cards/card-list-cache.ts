@@ -34,6 +34,8 @@ export class CardListCache {
   /** In order of use, least recent first. */
   private readonly entries = new Map<string, Entry>();
   private readonly areas = new Map<number, { version: number; keys: Set<string> }>();
+  /** Answers being built, by (area, filter, version): readers of the same version share one build. */
+  private readonly building = new Map<string, Promise<string>>();
   private total = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -54,6 +56,32 @@ export class CardListCache {
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.json;
+  }
+
+  /**
+   * The answer for (area, version, filter): kept, or being built for another
+   * reader, or built now by `build` (and kept). Every write to a board makes
+   * its lists stale at once, and every reader of the busy area would then
+   * build the same answer beside the others (32 readers, 32 builds of each
+   * version, each a few statements and a hundred cards to present), which is
+   * what kept reads waiting behind a board's writes.
+   */
+  load(areaId: number, version: number, filter: CardListFilter, build: () => Promise<string>): Promise<string> {
+    const hit = this.get(areaId, version, filter);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const key = `${areaId}|${filterKey(filter)}|${version}`;
+    let pending = this.building.get(key);
+    if (pending === undefined) {
+      pending = build().then((json) => {
+        this.set(areaId, version, filter, json);
+        return json;
+      });
+      // A failed build is its readers' error, and the next reader tries again.
+      const forget = () => void this.building.delete(key);
+      pending.then(forget, forget);
+      this.building.set(key, pending);
+    }
+    return pending;
   }
 
   set(areaId: number, version: number, filter: CardListFilter, json: string): void {

@@ -49,15 +49,13 @@ export async function cardListJson(
   const { db } = deps.database;
   const { area, board } = await requireArea(db, actor, areaId, 'read');
   const cache = cardListCacheOf(db, deps.config.cardListCacheMb * 1024 * 1024);
-  const hit = cache.get(areaId, board.version, filter);
-  if (hit !== undefined) return hit;
-  // The cards of an archived area are out of sight until it is restored.
-  let cards = area.archivedAt === null ? await visibleCards(db, areaId) : [];
-  if (filter.unassigned) cards = cards.filter((c) => c.assignees.length === 0);
-  else if (filter.assignee !== undefined) cards = cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
-  const json = JSON.stringify({ cards });
-  cache.set(areaId, board.version, filter, json);
-  return json;
+  return cache.load(areaId, board.version, filter, async () => {
+    // The cards of an archived area are out of sight until it is restored.
+    let cards = area.archivedAt === null ? await visibleCards(db, areaId) : [];
+    if (filter.unassigned) cards = cards.filter((c) => c.assignees.length === 0);
+    else if (filter.assignee !== undefined) cards = cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
+    return JSON.stringify({ cards });
+  });
 }
 
 /** The visible cards of an area in the list shape, top to bottom. */
