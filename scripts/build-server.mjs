@@ -41,6 +41,7 @@ export async function buildServer(outdir = 'dist/server') {
     external: [
       // A native addon, loaded from node_modules.
       'better-sqlite3',
+      'better-sqlite3-node20',
       // pg's optional native binding, not installed.
       'pg-native',
       // Serves the reference page's files from its own folder.

@@ -64,9 +64,9 @@ describe('Dockerfile', () => {
   const stages = steps.filter((s) => s.op === 'FROM');
   const runtime = steps.slice(steps.lastIndexOf(stages[stages.length - 1]!));
 
-  it('builds in stages on Node 22 (a maintained LTS line) Debian slim, within the engines field: 20.19 through 26', () => {
+  it('builds in stages on Node 24 (the current LTS line) Debian slim, within the engines field: 20.19 through 26', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const stage of stages) expect(stage.args).toMatch(/^node:22-(bookworm|bullseye|trixie)-slim\b/);
+    for (const stage of stages) expect(stage.args).toMatch(/^node:24-(bookworm|bullseye|trixie)-slim\b/);
     const range = packageJson.engines.node;
     for (const version of ['20.19.0', '22.12.0', '24.0.0', '24.21.0', '26.9.0'])
       expect(satisfies(version, range), version).toBe(true);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../src/server/db/dialects/sqlite-driver.js';
 import pg from 'pg';
 import { processCpuSeconds } from './machine.js';
 

@@ -1,4 +1,4 @@
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../../src/server/db/dialects/sqlite-driver.js';
 import pg from 'pg';
 import { runLoad } from '../lib/load.js';
 import { check, maxP99, type Scenario } from '../lib/scenario.js';

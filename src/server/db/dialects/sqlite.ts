@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { SQLite } from './sqlite-driver.js';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Db } from '../database.js';
 import { dumpSqlite } from '../dump/dump-sqlite.js';
@@ -84,9 +85,9 @@ export function jsonPairs(p: Record<string, string>): string {
  * back (a fresh one while the cached one is still being iterated); the
  * `size` most recently added texts are kept.
  */
-function reusingStatements(connection: SQLite.Database, size: number): SQLite.Database {
+function reusingStatements(connection: BetterSqlite3.Database, size: number): BetterSqlite3.Database {
   const prepare = connection.prepare.bind(connection);
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, BetterSqlite3.Statement>();
   connection.prepare = ((source: string) => {
     const cached = cache.get(source);
     if (cached && !cached.busy) return cached;
@@ -96,7 +97,7 @@ function reusingStatements(connection: SQLite.Database, size: number): SQLite.Da
       cache.set(source, statement);
     }
     return statement;
-  }) as SQLite.Database['prepare'];
+  }) as BetterSqlite3.Database['prepare'];
   return connection;
 }
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../dialects/sqlite-driver.js';
 import pg from 'pg';
 import { ACCOUNT_ANNOUNCEMENTS } from '../account-announcements.js';
 import { sqliteFile } from '../dialects/sqlite.js';
