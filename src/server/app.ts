@@ -65,6 +65,7 @@ import { keepCachesFresh } from './access/cache-invalidation.js';
 import { removeOwnedBoards } from './features/boards/account-removal.js';
 import { endStandingAccess } from './features/reclaim/reclaim.service.js';
 import { projectRoot, serviceVersion } from './version.js';
+import { traceRequests } from './telemetry/http.js';
 
 export interface BuildOptions {
   config: Config;
@@ -102,6 +103,8 @@ export async function buildApp({
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+  // First of all hooks: the request's span must be the context the others run in.
+  traceRequests(app);
   const accountHooks: AccountHooks = {};
   const deps: Deps = {
     config,

@@ -12,6 +12,8 @@ const [
   files,
   { uploadStore },
   { serveMetrics },
+  { startTracing },
+  { serviceVersion },
 ] = await Promise.all([
   import('./app.js'),
   import('./auth/bootstrap-admin.js'),
@@ -21,10 +23,14 @@ const [
   import('./files/private-files.js'),
   import('./files/store.js'),
   import('./metrics/metrics.js'),
+  import('./telemetry/tracing.js'),
+  import('./version.js'),
 ]);
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before the database opens: its connections learn then whether to trace their queries.
+  const stopTracing = await startTracing(process.env, serviceVersion);
   const database = openDatabase(config.databaseUrl, { snapshotConnections: config.exportsPerInstance });
   await migrate(database.db, database.dialect);
   const app = await buildApp({ config, database, logger: true });
@@ -45,6 +51,7 @@ async function main(): Promise<void> {
     await stopMetrics();
     await app.close();
     await database.close();
+    await stopTracing();
     process.exit(0);
   };
   process.on('SIGINT', () => void close('SIGINT'));

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.js';
 import type { Deps } from '../deps.js';
+import { inSpan } from '../telemetry/tracing.js';
 import {
   claimableKinds,
   claimDue,
@@ -168,7 +169,11 @@ export class JobRunner {
   }
 
   /** Runs a claimed job and records the outcome, unless the claim was lost meanwhile. */
-  async run(job: ClaimedJob): Promise<void> {
+  run(job: ClaimedJob): Promise<void> {
+    return inSpan(`job ${job.kind}`, { 'tavla.job.kind': job.kind, 'tavla.job.attempt': job.attempts }, () => this.#run(job));
+  }
+
+  async #run(job: ClaimedJob): Promise<void> {
     const { db } = this.database;
     const kind = this.#kinds.get(job.kind);
     const now = this.clock();

@@ -7,6 +7,7 @@ import type { BoardRow } from '../db/schema.js';
 import type { Revocation } from '../events/bus.js';
 import { HttpError } from '../http/errors.js';
 import { readEvents } from './event-log.js';
+import { inSpan } from '../telemetry/tracing.js';
 
 /** Past this many missed events a viewer is told to reload instead of replaying them. */
 export const MAX_REPLAY = 500;
@@ -235,7 +236,13 @@ export class Hub {
     for (const client of this.#accounts.get(userId) ?? []) client.send(message);
   }
 
-  async #deliver(boardId: number, version: number, given: BoardEvent[]): Promise<void> {
+  #deliver(boardId: number, version: number, given: BoardEvent[]): Promise<void> {
+    return inSpan('realtime deliver', { 'tavla.board.id': boardId, 'tavla.board.version': version }, () =>
+      this.#deliverNow(boardId, version, given),
+    );
+  }
+
+  async #deliverNow(boardId: number, version: number, given: BoardEvent[]): Promise<void> {
     const subs = this.#boards.get(boardId);
     const cursor = this.#cursor.get(boardId) ?? (given[0]?.version ?? version) - 1;
     if (version <= cursor) return;

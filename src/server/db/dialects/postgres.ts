@@ -12,6 +12,7 @@ import { PreparingClient } from './pg-prepared.js';
 import { pgTypes } from './pg-types.js';
 import { describePool } from '../pool-load.js';
 import { jsonPairs } from './sqlite.js';
+import { querySpans } from '../../telemetry/tracing.js';
 
 let cursors = 0;
 
@@ -25,7 +26,7 @@ export const postgres: Dialect = {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, Client: PreparingClient });
     // An idle client that loses its server must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
-    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log: querySpans('postgresql') });
     describePool(db, () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     return db;
   },
@@ -139,7 +140,10 @@ function postgresSnapshots(url: string, connections: number): Snapshots {
   let pool: Kysely<Schema> | undefined;
   return {
     run(work) {
-      pool ??= new Kysely<Schema>({ dialect: new PostgresDialect({ pool: exportPool(url, connections) }) });
+      pool ??= new Kysely<Schema>({
+        dialect: new PostgresDialect({ pool: exportPool(url, connections) }),
+        log: querySpans('postgresql'),
+      });
       return pool
         .transaction()
         .setIsolationLevel('repeatable read')

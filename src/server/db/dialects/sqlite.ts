@@ -9,6 +9,7 @@ import { sqliteRestoreTarget } from '../dump/restore-target.js';
 import type { Schema } from '../schema.js';
 import type { Dialect, Snapshots } from './index.js';
 import { describePool } from '../pool-load.js';
+import { querySpans } from '../../telemetry/tracing.js';
 
 /** SQLite: one process, one connection, one writer at a time. */
 export const sqlite: Dialect = {
@@ -25,7 +26,10 @@ export const sqlite: Dialect = {
     connection.pragma('synchronous = FULL');
     connection.pragma('busy_timeout = 5000');
     connection.pragma('foreign_keys = ON');
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(connection, 500) }) });
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: reusingStatements(connection, 500) }),
+      log: querySpans('sqlite'),
+    });
     // One connection: in use while a transaction holds it; the queries waiting for it are not counted anywhere.
     describePool(db, () =>
       connection.inTransaction ? { inUse: 1, idle: 0, waiting: null } : { inUse: 0, idle: 1, waiting: null },
@@ -116,7 +120,7 @@ function sqliteSnapshots(url: string, main: Db): Snapshots {
       // An export runs the same few queries thousands of times.
       const connection = reusingStatements(new SQLite(file, { readonly: true, fileMustExist: true }), 200);
       connection.pragma('busy_timeout = 5000');
-      const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }) });
+      const reader = new Kysely<Schema>({ dialect: new SqliteDialect({ database: connection }), log: querySpans('sqlite') });
       try {
         return await reader.transaction().execute(work);
       } finally {
