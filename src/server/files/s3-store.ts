@@ -125,12 +125,13 @@ export class S3Store extends FileStore {
 
   /** Streams `body` to the object of `storedName` (replacing it); `metadata` goes along as `x-amz-meta-*`. */
   async upload(storedName: string, body: Readable, metadata?: Record<string, string>): Promise<void> {
-    const { client, Upload } = await this.load();
+    const { s3, client, Upload } = await this.load();
+    const Key = this.keyOf(storedName);
     const upload = new Upload({
       client,
       params: {
         Bucket: this.options.bucket,
-        Key: this.keyOf(storedName),
+        Key,
         Body: body,
         // Never served from the bucket as a page: Tavla sends each file with its own safe type.
         ContentType: 'application/octet-stream',
@@ -138,9 +139,19 @@ export class S3Store extends FileStore {
       },
       partSize: PART_BYTES,
       queueSize: 1,
-      leavePartsOnError: false,
+      // Aborted here instead: the SDK would answer a failed abort's error in place of the upload's own.
+      leavePartsOnError: true,
     });
-    await upload.done();
+    try {
+      await upload.done();
+    } catch (error) {
+      if (upload.uploadId) {
+        const abort = new s3.AbortMultipartUploadCommand({ Bucket: this.options.bucket, Key, UploadId: upload.uploadId });
+        // Parts left by a failed abort go with the bucket's lifecycle rule (README, "Object storage").
+        await client.send(abort).catch(() => undefined);
+      }
+      throw error;
+    }
   }
 
   async copy(storedName: string): Promise<string | null> {

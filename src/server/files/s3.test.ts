@@ -15,7 +15,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { restoreExport } from '../features/instance-backup/restore-dump.js';
 import { moveFilesToS3, type MoveProgress } from './move-to-s3.js';
 import { S3Store } from './s3-store.js';
-import { fileStore } from './store.js';
+import { fileStore, UploadInterrupted, UploadTooLarge } from './store.js';
 
 // One S3-compatible server for the file, on loopback; each dialect's app uses the same bucket (stored names are random).
 const s3 = await startS3();
@@ -81,6 +81,69 @@ describe('S3 configuration', () => {
     await unreachable.close();
     // The disk store checks that it can write.
     await expect(fileStore({ dataDir: scratch, s3: null }).check()).resolves.toBeUndefined();
+  });
+});
+
+describe('the S3 store', () => {
+  const store = new S3Store(s3.config, scratch);
+  afterAll(() => store.close());
+  const NINE_MB = 9 * 1024 * 1024;
+  /** A source that sends `bytes` in 64 KiB chunks and then fails, as a client that hangs up. */
+  const cutOff = (bytes: number) =>
+    Readable.from(
+      (function* () {
+        for (let sent = 0; sent < bytes; sent += 65536) yield Buffer.alloc(65536, 1);
+        throw new Error('client went away');
+      })(),
+    );
+
+  it('keeps nothing of a source that fails after a multipart upload began, and says the client stopped', async () => {
+    const before = s3.storedNames();
+    await expect(store.save(cutOff(NINE_MB), { limitBytes: 20 * NINE_MB, extension: () => 'bin' })).rejects.toBeInstanceOf(
+      UploadInterrupted,
+    );
+    await expect(store.save(cutOff(100), { limitBytes: NINE_MB, extension: () => 'bin' })).rejects.toBeInstanceOf(
+      UploadInterrupted,
+    );
+    expect(s3.storedNames()).toEqual(before);
+  });
+
+  it('stops at the limit in the middle of a multipart upload, and refuses content before sending a byte', async () => {
+    const before = s3.storedNames();
+    const endless = Readable.from(
+      (function* () {
+        for (;;) yield Buffer.alloc(65536, 2);
+      })(),
+    );
+    await expect(store.save(endless, { limitBytes: NINE_MB, extension: () => null })).rejects.toBeInstanceOf(UploadTooLarge);
+    const refusal = new Error('not a picture');
+    await expect(
+      store.save(Readable.from([Buffer.from('plain text, no picture')]), {
+        limitBytes: NINE_MB,
+        extension: () => {
+          throw refusal;
+        },
+      }),
+    ).rejects.toBe(refusal);
+    expect(s3.storedNames()).toEqual(before);
+  });
+
+  it('saves an empty file and a file of a few bytes, telling its kind by the first bytes', async () => {
+    const empty = await store.save(Readable.from([]), { limitBytes: 10, extension: () => 'txt' });
+    expect(empty).toMatchObject({ size: 0, head: Buffer.alloc(0) });
+    expect((await store.open(empty.storedName))!.size).toBe(0);
+    const tiny = await store.save(Readable.from([Buffer.from('ab'), Buffer.from('c')]), {
+      limitBytes: 10,
+      extension: (head) => (head.toString() === 'abc' ? 'abc' : null),
+    });
+    expect(tiny.storedName).toMatch(/^[0-9a-f]{32}\.abc$/);
+    const opened = await store.open(tiny.storedName);
+    expect(await opened!.stream.toArray()).toEqual([Buffer.from('abc')]);
+    expect(await store.existing([tiny.storedName, empty.storedName, `${'0'.repeat(32)}.txt`, '../x'])).toEqual(
+      new Set([tiny.storedName, empty.storedName]),
+    );
+    await store.remove([tiny.storedName, empty.storedName]);
+    expect(await store.open(tiny.storedName)).toBeNull();
   });
 });
 
