@@ -12,6 +12,7 @@ import { PNG, REPORT, richBoard } from '../../../test/rich-board.js';
 import { startS3 } from '../../../test/s3-server.js';
 import { readZip } from '../../../test/zip.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { purgeArchived } from '../features/archive/retention.js';
 import { restoreExport } from '../features/instance-backup/restore-dump.js';
 import { moveFilesToS3, type MoveProgress } from './move-to-s3.js';
 import { S3Store } from './s3-store.js';
@@ -276,6 +277,26 @@ eachDialect(
       expect(inBucket(copied.storedName!)).toBe(true);
     });
 
+    it('retention removes the objects of what stayed archived too long, and keeps the rest', async () => {
+      const old = await seedBoard(t, owner, { A: ['x'] });
+      const kept = await seedBoard(t, owner, { A: ['y'] });
+      const oldFile = await storedNameOf(
+        t,
+        (await attach(t, owner, old.cards.x!.id, { filename: 'o.txt', data: 'old' })).json().attachment.id,
+      );
+      const keptFile = await storedNameOf(
+        t,
+        (await attach(t, owner, kept.cards.y!.id, { filename: 'k.txt', data: 'kept' })).json().attachment.id,
+      );
+      await t.inject(owner, { method: 'DELETE', url: `/api/data/board?id=${old.board.id}&userId=${owner.id}` });
+      await t.inject(owner, { method: 'DELETE', url: '/api/data/card', payload: { cardID: kept.cards.y!.id } });
+      const longAgo = new Date(Date.now() - 40 * 86_400_000).toISOString();
+      await t.db.updateTable('boards').set({ archivedAt: longAgo }).where('id', '=', old.board.id).execute();
+      expect(await purgeArchived(t.app.deps, new Date())).toBe(1);
+      expect(inBucket(oldFile)).toBe(false);
+      expect(inBucket(keptFile)).toBe(true);
+    });
+
     it('exports a board with its files, and backs up and restores the instance into another bucket', async () => {
       const admin = (await t.db.selectFrom('user').select('id').orderBy('createdAt').executeTakeFirstOrThrow()).id;
       expect(admin).toBe(owner.id);
@@ -330,7 +351,7 @@ eachDialect(
       }
     });
   },
-  { env: { ...s3.env, MAX_UPLOAD_MB: '10' } },
+  { env: { ...s3.env, MAX_UPLOAD_MB: '10', ARCHIVE_RETENTION_DAYS: '30' } },
 );
 
 eachDialect('moving files from disk to a bucket', (t) => {
