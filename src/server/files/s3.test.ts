@@ -307,6 +307,25 @@ eachDialect(
       expect(zip.files.get(`attachments/${fixture.attachments.report.id}-Q1_ report_.pdf`)!.equals(REPORT)).toBe(true);
       expect(zip.files.get(`attachments/images/${fixture.image.split('/').pop()}`)!.equals(PNG)).toBe(true);
 
+      // Imported again as a new board: its files are new objects with the same bytes.
+      const imported = await t.inject(owner, {
+        method: 'POST',
+        url: '/api/data/board-import',
+        ...multipart([{ name: 'file', filename: 'board.zip', type: 'application/zip', data: boardZip.rawPayload }]),
+      });
+      expect(imported.statusCode, imported.body).toBe(200);
+      const copies = await t.db
+        .selectFrom('attachments')
+        .innerJoin('cards', 'cards.id', 'attachments.cardId')
+        .select(['attachments.id', 'attachments.storedName'])
+        .where('cards.boardId', '=', imported.json().board.id)
+        .execute();
+      expect(copies.length).toBeGreaterThan(0);
+      for (const copy of copies) expect(inBucket(copy.storedName!)).toBe(true);
+      const pdf = copies.find((c) => c.storedName!.endsWith('.pdf'))!;
+      const again = await t.inject(owner, { method: 'GET', url: `/api/data/attachment?id=${pdf.id}` });
+      expect(again.rawPayload.equals(REPORT)).toBe(true);
+
       const backup = await t.inject(owner, { method: 'GET', url: '/api/data/export' });
       expect(backup.statusCode).toBe(200);
       const exported = await readZip(backup.rawPayload);
