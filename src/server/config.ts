@@ -45,6 +45,20 @@ export interface Config {
   webhookSlowMs: number;
   /** `GET /metrics`: the bearer token it asks for (none: not served on the main port), and a port of its own. */
   metrics: { token: string | null; port: number | null; host: string };
+  /** Uploaded files (attachments, pictures, avatars) in an S3-compatible bucket instead of `DATA_DIR/uploads`. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible server's address (MinIO, Ceph, R2…); none means AWS itself. */
+  endpoint: string | null;
+  region: string;
+  /** Both or neither: without them the AWS SDK's own chain applies (AWS_* variables, an instance role). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** `endpoint/bucket/key` addresses rather than `bucket.endpoint/key`: what most S3-compatible servers need. */
+  forcePathStyle: boolean;
 }
 
 export interface OidcConfig {
@@ -160,6 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
       port: read('METRICS_PORT') === undefined ? null : integer('METRICS_PORT', 9464, 0, 65535),
       host: read('METRICS_HOST') ?? '127.0.0.1',
     },
+    s3: readS3(read, flag, problems),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 
@@ -190,6 +205,38 @@ function readOidc(
   const scopes = (read('OIDC_SCOPES') ?? 'openid email profile').split(/[\s,]+/).filter(Boolean);
   if (!scopes.includes('openid') || !scopes.includes('email')) problems.push('OIDC_SCOPES must include openid and email');
   return { issuer, clientId, clientSecret, name: read('OIDC_NAME') ?? 'SSO', scopes, only };
+}
+
+function readS3(
+  read: (name: string) => string | undefined,
+  flag: (name: string, fallback: boolean) => boolean,
+  problems: string[],
+): S3Config | null {
+  const bucket = read('S3_BUCKET');
+  const endpoint = read('S3_ENDPOINT')?.replace(/\/+$/, '') ?? null;
+  const accessKeyId = read('S3_ACCESS_KEY_ID') ?? null;
+  const secretAccessKey = read('S3_SECRET_ACCESS_KEY') ?? null;
+  const others = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'].filter(
+    (name) => read(name) !== undefined,
+  );
+  if (!bucket) {
+    if (others.length > 0) problems.push(`${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} set but S3_BUCKET is not`);
+    return null;
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push(`S3_BUCKET must be a bucket name (got "${bucket}")`);
+  if (endpoint !== null && !isHttpUrl(endpoint))
+    problems.push(`S3_ENDPOINT must be an http:// or https:// address (got "${endpoint}")`);
+  if ((accessKeyId === null) !== (secretAccessKey === null))
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  return {
+    bucket,
+    endpoint,
+    region: read('S3_REGION') ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    // A server of one's own usually has no per-bucket host names; AWS itself prefers them.
+    forcePathStyle: flag('S3_FORCE_PATH_STYLE', endpoint !== null),
+  };
 }
 
 function isHttpUrl(value: string): boolean {

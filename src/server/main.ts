@@ -9,8 +9,8 @@ const [
   { ConfigError, loadConfig },
   { openDatabase },
   { migrate },
-  files,
-  { uploadStore },
+  privateFiles,
+  { fileStore },
   { serveMetrics },
   { startTracing },
   { serviceVersion },
@@ -35,9 +35,18 @@ async function main(): Promise<void> {
   await migrate(database.db, database.dialect);
   const app = await buildApp({ config, database, logger: true });
   await bootstrapAdmin(app.deps, app.log);
-  await uploadStore(config.dataDir).sweepTmp();
+  const files = fileStore(config);
+  await files.sweepScratch();
+  // A bucket that cannot be reached or written stops the start, rather than every upload later.
+  if (config.s3) {
+    try {
+      await files.check();
+    } catch (error) {
+      throw new StoreUnusable(files.describe(), error);
+    }
+  }
   await app.jobs.start();
-  if (files.isDataDirExposed(config.dataDir)) {
+  if (privateFiles.isDataDirExposed(config.dataDir)) {
     app.log.warn({ dataDir: config.dataDir }, 'DATA_DIR can be read by other accounts: chmod 700 it (new files are private)');
   }
 
@@ -68,8 +77,14 @@ async function main(): Promise<void> {
   app.log.info({ database: database.dialect.name, baseUrl: config.baseUrl }, 'Tavla is ready');
 }
 
+class StoreUnusable extends Error {
+  constructor(where: string, cause: unknown) {
+    super(`The file store ${where} cannot be used: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof StoreUnusable) console.error(error.message);
   else console.error('Tavla could not start:', error);
   process.exit(1);
 });

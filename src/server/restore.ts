@@ -3,13 +3,14 @@
  *
  * Loads an instance export (GET /api/data/export) into the EMPTY database
  * that DATABASE_URL names (the SQLite file in DATA_DIR by default) and puts
- * its files back under DATA_DIR/uploads/. It refuses, changing nothing, when
+ * its files back under DATA_DIR/uploads/ (or into S3_BUCKET when it is set). It refuses, changing nothing, when
  * the database already holds rows or when the dump was made for the other
  * kind of database. Sessions are not restored: everyone signs in again.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
+import { fileStore } from './files/store.js';
 import { RestoreRefused, restoreExport } from './features/instance-backup/restore-dump.js';
 
 async function main(): Promise<number> {
@@ -25,11 +26,12 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const started = Date.now();
-  console.log(`Restoring ${zipFile}\n  into ${redact(config.databaseUrl)}\n  files into ${path.join(config.dataDir, 'uploads')}`);
+  console.log(`Restoring ${zipFile}\n  into ${redact(config.databaseUrl)}\n  files into ${fileStore(config).describe()}`);
   const summary = await restoreExport({
     zipFile,
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    s3: config.s3,
     log: (line) => console.log(`  ${line}`),
   });
   console.log(

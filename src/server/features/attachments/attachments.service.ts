@@ -5,7 +5,7 @@ import { boardIdOf, missing, requireBoard } from '../../access/index.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
-import { uploadStore, extensionOf, safeFilename, type OpenedFile, type SavedFile } from '../../files/store.js';
+import { fileStore, extensionOf, safeFilename, type OpenedFile, type SavedFile } from '../../files/store.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from '../cards/guards.js';
@@ -113,7 +113,7 @@ export async function createAttachment(
   target: { boardId: number; cardId: number },
   file: IncomingFile,
 ): Promise<Attachment> {
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const filename = safeFilename(file.filename);
   const saved = await store.save(file.stream, { limitBytes: limitBytes(deps), extension: () => extensionOf(filename) });
   try {
@@ -158,7 +158,7 @@ export async function downloadAttachment(deps: ServiceDeps, actor: Actor, id: nu
     if (row.url && /^https?:\/\//i.test(row.url)) return { kind: 'link', url: row.url };
     throw notFound('File not found');
   }
-  const file = await uploadStore(deps.config.dataDir).open(row.storedName);
+  const file = await fileStore(deps.config).open(row.storedName);
   if (!file) throw notFound('File not found');
   return { kind: 'file', file, filename: row.filename, contentType: servedType(row.filetype) };
 }
@@ -166,7 +166,7 @@ export async function downloadAttachment(deps: ServiceDeps, actor: Actor, id: nu
 /** Removes an attachment; its file goes after the commit unless something else still refers to it. */
 export async function deleteAttachment(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
   const { boardId } = await readableAttachment(deps, actor, id);
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   await writeBoard(deps, actor, { boardId, subject: 'Attachment' }, 'edit', async ({ trx, board, emit, afterCommit }) => {
     const row = await repo.findAttachment(trx, id);
     if (!row) throw missing('Attachment');
@@ -180,7 +180,7 @@ export async function deleteAttachment(deps: ServiceDeps, actor: Actor, id: numb
 
 /** Stores a picture for a description or comment; only PNG, JPEG, GIF and WebP, told by their first bytes. */
 export async function createImage(deps: ServiceDeps, actor: Actor, boardId: number, file: IncomingFile): Promise<UploadedImage> {
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const saved: SavedFile = await store.save(file.stream, {
     limitBytes: limitBytes(deps),
     extension: (head) => {
@@ -218,7 +218,7 @@ export async function openImage(
   const row = await repo.findImage(db, storedName);
   if (!row) throw missing('Image');
   await requireBoard(db, actor, row.boardId, 'read', { subject: 'Image' });
-  const file = await uploadStore(deps.config.dataDir).open(row.storedName);
+  const file = await fileStore(deps.config).open(row.storedName);
   if (!file) throw missing('Image');
   return { file, contentType: IMAGE_SERVED_TYPES.has(row.filetype) ? row.filetype : 'application/octet-stream' };
 }

@@ -2,7 +2,7 @@ import type { Stringifier } from 'csv-stringify';
 import type { Db } from '../../db/database.js';
 import type { BoardRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
-import { uploadStore, type UploadStore } from '../../files/store.js';
+import { fileStore, type FileStore } from '../../files/store.js';
 import { serviceVersion } from '../../version.js';
 import { writeBoardFile, type ImageFile } from './board-file.js';
 import { writeBoardCsv } from './csv.js';
@@ -25,7 +25,7 @@ async function boardIn(db: Db, boardId: number): Promise<BoardRow> {
  * for the pictures the board file refers to.
  */
 export async function writeBoardZip(deps: ExportDeps, boardId: number, zip: ZipWriter): Promise<void> {
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const exportedAt = new Date().toISOString();
   await deps.database.snapshot(async (db) => {
     const board = await boardIn(db, boardId);
@@ -52,7 +52,7 @@ export async function writeCsv(deps: ExportDeps, boardId: number, out: Stringifi
   });
 }
 
-export async function addAttachments(db: Db, boardId: number, folder: string, store: UploadStore, zip: ZipWriter): Promise<void> {
+export async function addAttachments(db: Db, boardId: number, folder: string, store: FileStore, zip: ZipWriter): Promise<void> {
   for await (const attachment of boardAttachments(db, boardId)) {
     if (attachment.storedName === null) continue;
     await addStored(store, zip, { storedName: attachment.storedName, path: attachmentPath(folder, attachment) });
@@ -60,7 +60,7 @@ export async function addAttachments(db: Db, boardId: number, folder: string, st
 }
 
 /** Adds a stored file; a file that went missing is left out (the board file says `file: null` for those it saw missing). */
-export async function addStored(store: UploadStore, zip: ZipWriter, file: ImageFile): Promise<void> {
+export async function addStored(store: FileStore, zip: ZipWriter, file: ImageFile): Promise<void> {
   const opened = await store.open(file.storedName);
   if (!opened) return;
   await zip.add(file.path, opened.stream);

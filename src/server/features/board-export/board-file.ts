@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { renderMarkdown } from '../../../shared/markdown.js';
 import type {
   BoardFileActivity,
@@ -11,7 +10,7 @@ import type {
 import type { Db } from '../../db/database.js';
 import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
-import { isStoredName, type UploadStore } from '../../files/store.js';
+import type { FileStore } from '../../files/store.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { listMembers } from '../sharing/sharing.repository.js';
 import { CardReader, type FileCardJson } from './card-reader.repository.js';
@@ -28,7 +27,7 @@ export interface BoardFileOptions {
   folder: string;
   serviceVersion: string;
   exportedAt: string;
-  store: UploadStore;
+  store: FileStore;
 }
 
 /** A pasted picture the board file refers to, to be put into the zip at `path`. */
@@ -98,16 +97,6 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
   return pictures.files();
 }
 
-/** Whether a stored file is there to be exported (a quick stat; it runs between a batch's query and its text, where nothing may wait). */
-export function fileExists(store: UploadStore, storedName: string | null): boolean {
-  if (storedName === null || !isStoredName(storedName)) return false;
-  try {
-    return statSync(store.pathOf(storedName)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function parseData(raw: string | null): unknown {
   if (raw === null) return null;
   try {
@@ -125,12 +114,20 @@ async function nextCards(
 ): Promise<string | null> {
   const cards = await reader.next();
   if (cards === null) return null;
+  // Which attachments' files are there: a stat each on disk, requests (several at once) to a bucket.
+  const stored = cards.flatMap((card) => card.attachments.flatMap((a) => (a.storedName === null ? [] : [a.storedName])));
+  const present = stored.length === 0 ? new Set<string>() : await options.store.existing(stored);
   // From here on nothing waits: the batch is text before anything else runs.
-  return cards.map((card) => JSON.stringify(presentCard(card, pictures, options))).join(',');
+  return cards.map((card) => JSON.stringify(presentCard(card, present, pictures, options))).join(',');
 }
 
 /** One card of the board file. */
-function presentCard(card: FileCardJson, pictures: PictureFinder, options: BoardFileOptions): BoardFileCard {
+function presentCard(
+  card: FileCardJson,
+  present: ReadonlySet<string>,
+  pictures: PictureFinder,
+  options: BoardFileOptions,
+): BoardFileCard {
   pictures.scan(card.content);
   const attachments: BoardFileAttachment[] = card.attachments.map((a) => ({
     id: a.id,
@@ -138,7 +135,7 @@ function presentCard(card: FileCardJson, pictures: PictureFinder, options: Board
     filetype: a.filetype,
     filesize: a.filesize,
     createdAt: toIso(a.createdAt),
-    file: fileExists(options.store, a.storedName) ? attachmentPath(options.folder, a) : null,
+    file: a.storedName !== null && present.has(a.storedName) ? attachmentPath(options.folder, a) : null,
     ...(a.storedName === null && a.url !== null ? { url: a.url } : {}),
   }));
   const comments: BoardFileComment[] = card.comments.map((c) => {
@@ -231,12 +228,10 @@ class PictureFinder {
       const chunk = names.slice(i, i + BATCH);
       const rows = await boardImagesNamed(this.db, this.boardId, chunk);
       const found = new Set(rows.map((r) => r.storedName));
+      const present = found.size === 0 ? found : await this.options.store.existing([...found]);
       for (const name of chunk) {
         if (!found.has(name)) this.known.set(name, null);
-        else
-          this.known.set(name, {
-            path: fileExists(this.options.store, name) ? imagePath(this.options.folder, name) : null,
-          });
+        else this.known.set(name, { path: present.has(name) ? imagePath(this.options.folder, name) : null });
       }
     }
     for (const [address, storedName] of pending) {

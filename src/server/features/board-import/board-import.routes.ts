@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BoardImportResult } from '../../../shared/api/board-import.js';
 import { ErrorBody, errorResponses } from '../../../shared/api/common.js';
 import type { Deps } from '../../deps.js';
-import { uploadStore } from '../../files/store.js';
+import { fileStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { discardBody, multipartError } from '../../http/multipart-errors.js';
 import { importBoard, importLimits } from './board-import.js';
@@ -54,10 +54,10 @@ export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
           discardBody(request);
           throw deps.limits.refusal(held.full, RETRY_AFTER_SECONDS);
         }
-        const store = uploadStore(deps.config.dataDir);
-        const zipFile = path.join(store.tmpDir, `${randomBytes(16).toString('hex')}.import.part`);
+        const store = fileStore(deps.config);
+        const zipFile = path.join(store.scratchDir, `${randomBytes(16).toString('hex')}.import.part`);
         try {
-          await mkdir(store.tmpDir, { recursive: true });
+          await mkdir(store.scratchDir, { recursive: true });
           let received = false;
           try {
             for await (const part of request.parts()) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { importBoardFile, uploadedFiles } from '../../../../test/factories.js';
 import { BASE_URL, eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { uploadStore } from '../../files/store.js';
+import { fileStore } from '../../files/store.js';
 import { multipart } from '../../../../test/multipart.js';
 import { PNG, REPORT, richBoard } from '../../../../test/rich-board.js';
 import { rawZip, readZip, type RawEntry } from '../../../../test/zip.js';
@@ -475,7 +475,7 @@ eachDialect('board import', (t) => {
       );
       const split = body.payload.length - 20;
       socket.write(body.payload.subarray(0, split));
-      const tmp = uploadStore(t.config.dataDir).tmpDir;
+      const tmp = fileStore(t.config).scratchDir;
       await until(() => existsSync(tmp) && readdirSync(tmp).some((name) => name.endsWith('.import.part')));
 
       const before = await state(t);

@@ -10,14 +10,7 @@ import type { AttachmentTable, CardActivityTable, CommentTable } from '../../db/
 import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { createBoardWrite, type NewBoardScope } from '../../events/board-write.js';
-import {
-  extensionOf,
-  safeFilename,
-  uploadStore,
-  UploadInterrupted,
-  UploadTooLarge,
-  type UploadStore,
-} from '../../files/store.js';
+import { extensionOf, safeFilename, fileStore, UploadInterrupted, UploadTooLarge, type FileStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
 import { presentBoard } from '../boards/boards.presenter.js';
@@ -63,7 +56,7 @@ type FileCard = BoardFileInput['areas'][number]['cards'][number];
  * takes the same road; the answer then carries the conversion's report.
  */
 export async function importBoard(deps: ServiceDeps, actor: Actor, upload: string): Promise<BoardImportResult> {
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const written: string[] = [];
   let zip: SafeZip | undefined;
   try {
@@ -128,7 +121,7 @@ export interface StoredFiles {
 }
 
 /** Copies the attachments and pictures the board file names into the upload store, before any row is written. */
-async function storeFiles(zip: SafeZip, file: BoardFileInput, store: UploadStore, written: string[]): Promise<StoredFiles> {
+async function storeFiles(zip: SafeZip, file: BoardFileInput, store: FileStore, written: string[]): Promise<StoredFiles> {
   const limitBytes = importLimits.zip.maxTotalBytes ?? Number.MAX_SAFE_INTEGER;
   const copy = async (entry: Entry, extension: (head: Buffer) => string | null) => {
     try {

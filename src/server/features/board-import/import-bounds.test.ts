@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { importBoardFile } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/multipart.js';
-import { uploadStore } from '../../files/store.js';
+import { fileStore } from '../../files/store.js';
 import { rawZip } from '../../../../test/zip.js';
 import { importBounds } from './import-bounds.js';
 
@@ -239,7 +239,7 @@ eachDialect('import bounds', (t) => {
     const held = [heldImport(base, a), heldImport(base, b)];
     try {
       // Both are under way once each has begun writing its upload to a temporary file.
-      const tmp = uploadStore(t.config.dataDir).tmpDir;
+      const tmp = fileStore(t.config).scratchDir;
       await until(
         () => Promise.resolve(existsSync(tmp) ? readdirSync(tmp).filter((n) => n.endsWith('.import.part')).length : 0),
         (n) => n === 2,

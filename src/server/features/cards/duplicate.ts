@@ -4,7 +4,7 @@ import { boardIdForWrite } from '../../access/index.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard } from '../../events/board-write.js';
-import { uploadStore } from '../../files/store.js';
+import { fileStore } from '../../files/store.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { writableBoard, writableCard } from './guards.js';
 import { copyCardRelations, insertCard } from './cards.repository.js';
@@ -29,7 +29,7 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   // A copy is made of a card that could take a change: on this board, neither it nor its area archived.
   await writableCard(db, boardId, cardId);
 
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const stored = await storedAttachmentsOfCard(db, cardId);
   /** Attachment id → the copy of its file; a file missing on disk has no copy and its row is skipped. */
   const copies = new Map<number, string>();

@@ -1,4 +1,4 @@
-import { uploadStore } from '../../files/store.js';
+import { fileStore } from '../../files/store.js';
 import { serviceVersion } from '../../version.js';
 import type { ZipWriter } from '../../zip/writer.js';
 import { writeBoardFile } from '../board-export/board-file.js';
@@ -13,7 +13,7 @@ import { allBoards, boardImages } from './instance-backup.repository.js';
  * them all back), then `database.sql`, all from one snapshot.
  */
 export async function writeInstanceZip(deps: ExportDeps, zip: ZipWriter): Promise<void> {
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const exportedAt = new Date().toISOString();
   await deps.database.snapshot(async (db) => {
     for await (const board of allBoards(db)) {

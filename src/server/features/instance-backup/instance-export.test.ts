@@ -165,7 +165,7 @@ eachDialect('instance export and restore', (t) => {
     const target = await createTestDatabase(t.dialect);
     let restored: Awaited<ReturnType<typeof startApp>> | undefined;
     try {
-      const summary = await restoreExport({ zipFile, databaseUrl: target.url, dataDir: target.dataDir });
+      const summary = await restoreExport({ zipFile, databaseUrl: target.url, dataDir: target.dataDir, s3: null });
       expect(summary.dialect).toBe(t.dialect);
       expect(summary.files).toBe(3); // two attachments and the picture
       restored = await startApp(t.dialect, target.url, target.dataDir);
@@ -210,7 +210,9 @@ eachDialect('instance export and restore', (t) => {
       expect(picture.rawPayload.equals(PNG)).toBe(true);
 
       // A second restore into the now filled database is refused, and changes nothing.
-      await expect(restoreExport({ zipFile, databaseUrl: target.url, dataDir: target.dataDir })).rejects.toThrow(/not empty/);
+      await expect(restoreExport({ zipFile, databaseUrl: target.url, dataDir: target.dataDir, s3: null })).rejects.toThrow(
+        /not empty/,
+      );
     } finally {
       await restored?.app.close();
       await restored?.database.close();
@@ -231,14 +233,14 @@ eachDialect('instance export and restore', (t) => {
     writeFileSync(zipFile, rawZip(entries));
     const target = await createTestDatabase(t.dialect);
     try {
-      const refusal = restoreExport({ zipFile, databaseUrl: target.url, dataDir: target.dataDir });
+      const refusal = restoreExport({ zipFile, databaseUrl: target.url, dataDir: target.dataDir, s3: null });
       await expect(refusal).rejects.toBeInstanceOf(RestoreRefused);
       await expect(refusal).rejects.toThrow(/made for (SQLite|PostgreSQL), but DATABASE_URL points at/);
       const boardOnly = path.join(scratch, `board-${t.dialect}.zip`);
       writeFileSync(boardOnly, rawZip([{ name: '1-board.json', data: '{}' }]));
-      await expect(restoreExport({ zipFile: boardOnly, databaseUrl: target.url, dataDir: target.dataDir })).rejects.toThrow(
-        /no database\.sql/,
-      );
+      await expect(
+        restoreExport({ zipFile: boardOnly, databaseUrl: target.url, dataDir: target.dataDir, s3: null }),
+      ).rejects.toThrow(/no database\.sql/);
     } finally {
       await target.drop();
     }

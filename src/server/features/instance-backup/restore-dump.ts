@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { DialectName } from '../../db/dialect.js';
 import { dialectFor, dialectNamed } from '../../db/dialects/index.js';
 import { StatementSplitter, dumpDialect, type Statement } from '../../db/dump/sql-text.js';
 import { TargetRefused, type Target } from '../../db/dump/restore-target.js';
-import { isStoredName, uploadStore, type UploadStore } from '../../files/store.js';
+import type { S3Config } from '../../config.js';
+import { fileStore, isStoredName, type FileStore } from '../../files/store.js';
 import { BadZip, SafeZip, type ZipLimits } from '../../zip/reader.js';
 
 /** The restore will not run: the input or the target database is not what it needs. Nothing was changed. */
@@ -25,7 +21,8 @@ const OWN_EXPORT: ZipLimits = { maxEntries: Number.MAX_SAFE_INTEGER, maxTotalByt
 
 /**
  * Loads an instance export (GET /api/data/export) into an empty database and
- * puts its files back under `DATA_DIR/uploads/`. `database.sql` is read and
+ * puts its files back into the file store (`DATA_DIR/uploads/`, or the bucket
+ * when `s3` is given). `database.sql` is read and
  * run statement by statement as it is unpacked (one transaction: it is the
  * dump's own BEGIN … COMMIT); just before its COMMIT the files are copied to
  * the stored names the restored rows give them. Any failure rolls the
@@ -35,6 +32,8 @@ export async function restoreExport(options: {
   zipFile: string;
   databaseUrl: string;
   dataDir: string;
+  /** The bucket the files go to (the configuration's `s3`); null: `DATA_DIR/uploads/`. */
+  s3: S3Config | null;
   log?: (line: string) => void;
 }): Promise<RestoreSummary> {
   const log = options.log ?? (() => undefined);
@@ -68,7 +67,7 @@ export async function restoreExport(options: {
       );
 
     const target = await dialect.restoreTarget(options.databaseUrl);
-    const store = uploadStore(options.dataDir);
+    const store = fileStore({ dataDir: options.dataDir, s3: options.s3 });
     const written: string[] = [];
     let statements = 0;
     let committed = false;
@@ -77,7 +76,7 @@ export async function restoreExport(options: {
       const splitter = new StatementSplitter(made.name);
       const run = async (statement: Statement) => {
         if (statement.keyword === 'COMMIT') {
-          log('copying the files into the upload folder');
+          log(`copying the files to ${store.describe()}`);
           await copyFiles(target, zip, store, written);
           // The dump holds tables, not their triggers (see account-announcements.ts).
           await target.completeSchema();
@@ -127,8 +126,7 @@ async function clearEmptyTarget(target: Target): Promise<void> {
 }
 
 /** Puts each attachment and picture of the zip back under the stored name its restored row gives it. */
-async function copyFiles(target: Target, zip: SafeZip, store: UploadStore, written: string[]): Promise<void> {
-  await mkdir(store.tmpDir, { recursive: true });
+async function copyFiles(target: Target, zip: SafeZip, store: FileStore, written: string[]): Promise<void> {
   const done = new Set<string>();
   for (const [name, entry] of zip.entries) {
     let storedName: string | null = null;
@@ -136,18 +134,9 @@ async function copyFiles(target: Target, zip: SafeZip, store: UploadStore, writt
     const image = /^attachments\/[^/]+\/images\/([^/]+)$/.exec(name);
     if (attachment) storedName = await target.attachmentFile(Number(attachment[1]));
     else if (image && isStoredName(image[1]!) && (await target.imageExists(image[1]!))) storedName = image[1]!;
-    if (storedName === null || !isStoredName(storedName)) continue;
-    const destination = store.pathOf(storedName);
-    if (done.has(storedName) || existsSync(destination)) continue;
-    const tmp = path.join(store.tmpDir, `${randomBytes(16).toString('hex')}.part`);
-    try {
-      await pipeline(await zip.stream(entry), createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
-      await rename(tmp, destination);
-      written.push(storedName);
-      done.add(storedName);
-    } catch (error) {
-      await rm(tmp, { force: true });
-      throw error;
-    }
+    if (storedName === null || !isStoredName(storedName) || done.has(storedName)) continue;
+    done.add(storedName);
+    // A file already there (a restore run again after a failure) is kept as it is, and not removed on failure.
+    if (await store.put(storedName, await zip.stream(entry))) written.push(storedName);
   }
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth/actor.js';
 import { nowIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
-import { isStoredName, uploadStore, type OpenedFile } from '../../files/store.js';
+import { isStoredName, fileStore, type OpenedFile } from '../../files/store.js';
 import { HttpError, forbidden, notFound } from '../../http/errors.js';
 import { imageTypeOf, type IncomingFile } from '../attachments/attachments.service.js';
 import { announceProfile } from './announce.js';
@@ -50,7 +50,7 @@ async function afterChange(deps: ServiceDeps, actor: Actor, previous: string | n
   if (old !== null && previous !== image) {
     try {
       const still = await repo.pictureInUse(deps.database.db, previous!);
-      if (!still) await uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, [old]);
+      if (!still) await fileStore(deps.config).removeIfUnreferenced(deps.database.db, [old]);
     } catch (error) {
       deps.log.error({ err: error }, 'removing the previous profile picture failed');
     }
@@ -70,12 +70,12 @@ export async function forgetAvatar(
   const name = avatarName(image);
   if (name === null) return;
   const still = await repo.pictureInUse(deps.database.db, image!);
-  if (!still) await uploadStore(deps.config.dataDir).removeIfUnreferenced(deps.database.db, [name]);
+  if (!still) await fileStore(deps.config).removeIfUnreferenced(deps.database.db, [name]);
 }
 
 /** Stores a new picture (PNG, JPEG, GIF or WebP, told by its first bytes) and makes it the account's. */
 export async function setAvatar(deps: ServiceDeps, actor: Actor, file: IncomingFile): Promise<string> {
-  const store = uploadStore(deps.config.dataDir);
+  const store = fileStore(deps.config);
   const saved = await store.save(file.stream, {
     limitBytes: AVATAR_LIMIT_BYTES,
     extension: (head) => {
@@ -115,7 +115,7 @@ export async function openAvatar(deps: ServiceDeps, storedName: string): Promise
   const owned = await repo.pictureInUse(db, `${AVATAR_PATH}${storedName}`);
   if (!owned) throw notFound('Picture not found');
   if (await repo.isBoardFile(db, storedName)) throw notFound('Picture not found');
-  const file = await uploadStore(deps.config.dataDir).open(storedName);
+  const file = await fileStore(deps.config).open(storedName);
   if (!file) throw notFound('Picture not found');
   return { file, contentType };
 }

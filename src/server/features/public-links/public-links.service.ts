@@ -12,7 +12,7 @@ import { visibleAreas } from '../areas/areas.service.js';
 import { visibleCardsWithHtml } from '../cards/cards.service.js';
 import { hashToken } from '../sharing/sharing.service.js';
 import { IMAGE_SERVED_TYPES } from '../attachments/attachments.service.js';
-import { uploadStore, type OpenedFile } from '../../files/store.js';
+import { fileStore, type OpenedFile } from '../../files/store.js';
 import { publicBoardInfo, publicCard } from './public-shape.js';
 import * as repo from './public-links.repository.js';
 import { announceLinkChange, recheckLinkViewers } from './public-socket.js';
@@ -110,7 +110,7 @@ export async function publicImage(
   const { db } = deps.database;
   const board = await linkedBoard(db, token);
   const row = await repo.findBoardImage(db, board.id, storedName);
-  const file = row ? await uploadStore(deps.config.dataDir).open(row.storedName) : null;
+  const file = row ? await fileStore(deps.config).open(row.storedName) : null;
   if (!row || !file) throw notFound('Image not found');
   return { file, contentType: IMAGE_SERVED_TYPES.has(row.filetype) ? row.filetype : 'application/octet-stream' };
 }
