@@ -114,7 +114,12 @@ export async function buildApp({
   accountHooks.profileChanged = (user) => announceProfile(deps, user);
   accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
-  accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
+  accountHooks.credentialsEnded = (ended) => {
+    // An ended session is announced once: by the database where it does so itself (to this process too; no cache
+    // here holds sessions, so nothing must go sooner). An account's end goes at once too: its cached key actors.
+    if (ended.sessionId !== undefined && database.dialect.announcesSessionEnds) return;
+    deps.bus.revoke(ended);
+  };
   accountHooks.addressReclaimed = (user) => endStandingAccess(deps, user.id);
   accountHooks.impersonated = (event) => app.log.warn(event, 'administrator impersonates an account');
   app.decorate('deps', deps);

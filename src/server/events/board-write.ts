@@ -343,7 +343,9 @@ export async function createBoardWrite<T>(
       tell: change.tell,
       afterCommit: change.afterCommit,
     });
-    const audience = () => boardAudience(trx, board.id);
+    // Read once, as `writeBoard`'s is per batch: each subscriber (each fact) would read the same rows again.
+    let read: Promise<string[]> | undefined;
+    const audience = () => (read ??= boardAudience(trx, board.id));
     const events = await change.written({ trx, dialect, board, actor, audience });
     if (events.length > 0) await storeEvents(trx, board.id, events);
     await record?.store(trx, result);

@@ -41,6 +41,10 @@ export interface BoardFactMap {
   'text.mentioned': { cardId: number; card: string; commentId?: number; before: string; after: string };
   /** The owner gave an account access to the board. */
   'member.granted': { userId: string };
+  /** A card's reminder came due (the service's own work: told without an actor). */
+  'card.due': { cardId: number; card: string; due: string };
+  /** A webhook of the board was turned off after too many failures in a row (the service's own work). */
+  'webhook.disabled': { url: string; failures: number };
 }
 
 export type BoardFactName = keyof BoardFactMap;

@@ -19,6 +19,7 @@ let cursors = 0;
 export const postgres: Dialect = {
   name: 'postgres',
   label: 'PostgreSQL',
+  announcesSessionEnds: true,
   true: true,
 
   open(url) {

@@ -13,6 +13,7 @@ import { describePool } from '../pool-load.js';
 export const sqlite: Dialect = {
   name: 'sqlite',
   label: 'SQLite',
+  announcesSessionEnds: false,
   true: 1,
 
   open(url) {

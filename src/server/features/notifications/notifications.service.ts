@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.js';
 import type { Language } from '../../config.js';
 import { isLanguage, readerLanguage } from '../../i18n/language.js';
 import { notificationText, renderNotification, type NotificationData } from '../../i18n/notifications.js';
+import { recordedWrite } from '../../events/write-record.js';
 import * as repo from './notifications.repository.js';
 import type { NotificationRow } from './notifications.repository.js';
 
@@ -135,7 +136,10 @@ export function unreadBoardIds(db: Db, userId: string): Promise<number[]> {
   return repo.unreadBoardIds(db, userId);
 }
 
-/** Marks the account's own notifications read: everything about a card, a board's own ones, or one. */
+/**
+ * Marks the account's own notifications read: everything about a card, a
+ * board's own ones, or one. The Idempotency-Key's record commits with it.
+ */
 export function markRead(db: Db, userId: string, target: { cardId?: number; boardId?: number; id?: number }): Promise<void> {
-  return repo.markRead(db, userId, target);
+  return recordedWrite(db, (trx) => repo.markRead(trx, userId, target));
 }
