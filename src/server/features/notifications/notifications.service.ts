@@ -2,6 +2,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Dialect } from '../../db/dialects/index.js';
+import { announce, NEW_NOTIFICATIONS } from '../../db/channels.js';
 import type { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
 import type { Language } from '../../config.js';
@@ -10,8 +11,6 @@ import { notificationText, renderNotification, type NotificationData } from '../
 import { recordedWrite } from '../../events/write-record.js';
 import * as repo from './notifications.repository.js';
 import type { NotificationRow } from './notifications.repository.js';
-
-export const NOTIFICATIONS_CHANNEL = 'tavla_notifications';
 
 export type { NotificationData, NotificationType } from '../../i18n/notifications.js';
 
@@ -61,7 +60,7 @@ export async function notify(
       createdAt,
     })),
   );
-  if (await ctx.dialect.notify(ctx.trx, NOTIFICATIONS_CHANNEL, { ids: rows.map((r) => r.id) })) return;
+  if (await announce(ctx.dialect, ctx.trx, NEW_NOTIFICATIONS, { ids: rows.map((r) => r.id) })) return;
   const chosen = new Map((await repo.languagesOf(ctx.trx, recipients)).map((a) => [a.id, a.language]));
   const textFor = (userId: string) => {
     const language = chosen.get(userId);
