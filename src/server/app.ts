@@ -53,6 +53,7 @@ import { registerWebhookJobs } from './features/webhooks/jobs.js';
 import { Limits } from './limits/limits.js';
 import { webhooksOnChange } from './features/webhooks/queue.js';
 import { notificationsOnChange } from './features/notifications/on-change.js';
+import { publicLinksOnChange } from './features/public-links/on-change.js';
 import { subscribeToChanges } from './events/subscribers.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
@@ -132,6 +133,7 @@ export async function buildApp({
   // What follows a board change (events/subscribers.ts): the features' side effects, never called by services.
   subscribeToChanges('webhooks', webhooksOnChange);
   subscribeToChanges('notifications', notificationsOnChange);
+  subscribeToChanges('public-links', publicLinksOnChange);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
   for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {

@@ -171,7 +171,7 @@ function changeOf(deps: Deps3, after: Array<() => Promise<void>>) {
     ): Promise<BoardEvent[]> => {
       const events = numbered(numberedFrom, scope.actor, drafts);
       await changeWritten(
-        { ...scope, afterCommit: (fn) => void after.push(fn), deps: { bus: deps.bus, config: deps.config } },
+        { ...scope, afterCommit: (fn) => void after.push(fn), deps },
         { events, facts },
       );
       return events;

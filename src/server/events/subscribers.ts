@@ -45,6 +45,8 @@ export interface BoardFactMap {
   'card.due': { cardId: number; card: string; due: string };
   /** A webhook of the board was turned off after too many failures in a row (the service's own work). */
   'webhook.disabled': { url: string; failures: number };
+  /** The board's public link was made, replaced or ended: its open views check theirs again. */
+  'link.changed': Record<string, never>;
 }
 
 export type BoardFactName = keyof BoardFactMap;
@@ -70,7 +72,7 @@ export interface WrittenScope {
   deps: SubscriberDeps;
 }
 
-export type SubscriberDeps = Pick<Deps, 'bus' | 'config'>;
+export type SubscriberDeps = Pick<Deps, 'bus' | 'config' | 'database' | 'log'>;
 
 export interface ChangeSubscriber {
   written?: (scope: WrittenScope, change: Change) => Promise<void>;
