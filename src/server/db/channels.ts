@@ -82,8 +82,7 @@ export const NEW_NOTIFICATIONS: Channel<{ ids: number[] }> = channel('tavla_noti
  * - `bye`: "I am shutting down".
  */
 export type PresenceMessage =
-  | { p: string; t: 'hello' | 'alive' | 'bye' }
-  | { p: string; t: 'board' | 'more'; b: number; v: PresentViewer[] };
+  { p: string; t: 'hello' | 'alive' | 'bye' } | { p: string; t: 'board' | 'more'; b: number; v: PresentViewer[] };
 
 /** A viewer as presence carries it (the shape of `Viewer` in shared/events.ts). */
 export interface PresentViewer {

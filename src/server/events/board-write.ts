@@ -170,10 +170,7 @@ function changeOf(deps: Deps3, after: Array<() => Promise<void>>) {
       numberedFrom: Pick<BoardRow, 'id' | 'version'> = scope.board,
     ): Promise<BoardEvent[]> => {
       const events = numbered(numberedFrom, scope.actor, drafts);
-      await changeWritten(
-        { ...scope, afterCommit: (fn) => void after.push(fn), deps },
-        { events, facts },
-      );
+      await changeWritten({ ...scope, afterCommit: (fn) => void after.push(fn), deps }, { events, facts });
       return events;
     },
   };

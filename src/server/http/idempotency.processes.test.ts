@@ -27,14 +27,16 @@ for (const dialect of dialects) {
     });
 
     /** Requests with an account's key, to whichever process is alive. */
-    const caller = (key: string) => async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
-      const res = await fetch(url, {
-        method,
-        headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
-    };
+    const caller =
+      (key: string) =>
+      async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
+        const res = await fetch(url, {
+          method,
+          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+      };
     type Call = ReturnType<typeof caller>;
 
     /** Arms the fault, sends `request` (the process dies after its commit, unanswered), and waits for the death. */

@@ -229,7 +229,11 @@ eachDialect(
     };
 
     /** Each write: how to ask for it (after making what it needs), and the rows it changes. */
-    const writes: Array<{ what: string; request: (owner: TestUser, boardId: number) => Promise<InjectOptions>; rows: () => Promise<string[]> }> = [
+    const writes: Array<{
+      what: string;
+      request: (owner: TestUser, boardId: number) => Promise<InjectOptions>;
+      rows: () => Promise<string[]>;
+    }> = [
       {
         what: 'deleting a webhook',
         request: async (owner, boardId) => {
@@ -266,7 +270,11 @@ eachDialect(
       {
         what: 'deleting a template',
         request: async (owner, boardId) => {
-          const { template } = await made(owner, { method: 'POST', url: '/api/data/template', payload: { boardId, name: 'Gone' } });
+          const { template } = await made(owner, {
+            method: 'POST',
+            url: '/api/data/template',
+            payload: { boardId, name: 'Gone' },
+          });
           return { method: 'DELETE', url: `/api/data/template?id=${template!.id}` };
         },
         rows: () => rows('templates'),

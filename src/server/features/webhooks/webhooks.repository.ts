@@ -117,7 +117,12 @@ export const countFailure = (db: Db, id: number) =>
 
 /** Turns an active webhook off and gives up its pending deliveries; answers false when it was off already. */
 export async function deactivateWebhook(db: Db, id: number): Promise<boolean> {
-  const turned = await db.updateTable('webhooks').set({ active: 0 }).where('id', '=', id).where('active', '=', 1).executeTakeFirst();
+  const turned = await db
+    .updateTable('webhooks')
+    .set({ active: 0 })
+    .where('id', '=', id)
+    .where('active', '=', 1)
+    .executeTakeFirst();
   if (Number(turned.numUpdatedRows) !== 1) return false;
   await db
     .updateTable('webhook_deliveries')
