@@ -53,6 +53,7 @@ import { registerWebhookJobs } from './features/webhooks/jobs.js';
 import { Limits } from './limits/limits.js';
 import { webhooksOnChange } from './features/webhooks/queue.js';
 import { notificationsOnChange } from './features/notifications/on-change.js';
+import { publicLinksOnChange } from './features/public-links/on-change.js';
 import { subscribeToChanges } from './events/subscribers.js';
 import type { Clock, JobRunner } from './jobs/runner.js';
 import { createMailer } from './mail/mailer.js';
@@ -117,7 +118,12 @@ export async function buildApp({
   accountHooks.profileChanged = (user) => announceProfile(deps, user);
   accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
   accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
-  accountHooks.credentialsEnded = (ended) => deps.bus.revoke(ended);
+  accountHooks.credentialsEnded = (ended) => {
+    // An ended session is announced once: by the database where it does so itself (to this process too; no cache
+    // here holds sessions, so nothing must go sooner). An account's end goes at once too: its cached key actors.
+    if (ended.sessionId !== undefined && database.dialect.announcesSessionEnds) return;
+    deps.bus.revoke(ended);
+  };
   accountHooks.addressReclaimed = (user) => endStandingAccess(deps, user.id);
   accountHooks.impersonated = (event) => app.log.warn(event, 'administrator impersonates an account');
   app.decorate('deps', deps);
@@ -130,6 +136,7 @@ export async function buildApp({
   // What follows a board change (events/subscribers.ts): the features' side effects, never called by services.
   subscribeToChanges('webhooks', webhooksOnChange);
   subscribeToChanges('notifications', notificationsOnChange);
+  subscribeToChanges('public-links', publicLinksOnChange);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
   for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { BASE_URL, eachDialect } from '../../../test/harness.js';
+import { API_KEY_HANDOUT, handOut } from '../../../test/standing-access.js';
 
 const EVIL = 'https://evil.example';
 /** A name the attacker points at this server (DNS rebinding): the browser sends it as both Host and Origin. */
@@ -11,12 +12,7 @@ eachDialect('identity: origins', (t) => {
     const ada = await t.signUp('Ada');
     const keysBefore = await t.db.selectFrom('apikey').select('id').where('userId', '=', ada.id).execute();
     for (const headers of [{ origin: EVIL }, REBOUND]) {
-      const created = await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/api-key/create',
-        headers: { cookie: ada.cookie, ...headers },
-        payload: { name: 'forged' },
-      });
+      const created = await handOut(t, ada, API_KEY_HANDOUT, 0, headers);
       expect(created.statusCode).toBe(403);
       expect(created.json()).toEqual({ error: 'Cross-site request refused' });
 
@@ -50,12 +46,7 @@ eachDialect('identity: origins', (t) => {
     expect(await t.db.selectFrom('boards').select('id').where('ownerId', '=', ada.id).execute()).toEqual([]);
 
     // The same requests from our own origin, or from a script without one, go through.
-    const own = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/api-key/create',
-      headers: { cookie: ada.cookie, origin: BASE_URL },
-      payload: { name: 'mine' },
-    });
+    const own = await handOut(t, ada, API_KEY_HANDOUT, 0, { origin: BASE_URL });
     expect(own.statusCode).toBe(200);
   });
 

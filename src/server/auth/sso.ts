@@ -2,7 +2,7 @@ import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { SignInOptions } from '../../shared/api/session.js';
 import type { Config, OidcConfig } from '../config.js';
 
 /** better-auth's id for the one configured OpenID Connect provider (it is in the callback address). */
@@ -104,14 +104,6 @@ export function refuseUnvouchedSso(user: { emailVerified?: unknown }, ctx: { pat
     throw new APIError('FORBIDDEN', { code: 'email_not_verified', message: 'The provider did not confirm this e-mail address' });
   }
 }
-
-const SignInOptions = Type.Object({
-  password: Type.Boolean({ description: 'password sign-in is offered' }),
-  signup: Type.Boolean({ description: 'anyone may create an account with a password' }),
-  sso: Type.Union([Type.Object({ name: Type.String() }), Type.Null()], {
-    description: 'the single sign-on provider, when configured (start it with POST /api/auth/sign-in/social {provider:"oidc"})',
-  }),
-});
 
 /** What the sign-in page offers; public, since it is shown before anyone signs in. */
 export function registerSignInOptions(app: FastifyInstance, config: Config): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Dialect, ListenHandlers } from './dialects/index.js';
-import { BOARD_VERSIONS, listenTo, on, PUBLIC_LINK_CHANGES, REVOCATIONS } from './channels.js';
+import { BOARD_VERSIONS, listenTo, NEW_NOTIFICATIONS, on, PRESENCE, PUBLIC_LINK_CHANGES, REVOCATIONS } from './channels.js';
 
 /** A dialect whose listening connection the test plays: `deliver` is a notification arriving. */
 function fakeDialect() {
@@ -54,5 +54,24 @@ describe('NOTIFY channel registry', () => {
     });
     expect(BOARD_VERSIONS.read({ boardId: 3 })).toBeUndefined();
     expect(BOARD_VERSIONS.read([3, 9])).toBeUndefined();
+  });
+
+  it('reads presence announcements of each kind, and nothing of another shape', () => {
+    const viewer = { id: 'u1', name: 'Ada', image: null, cardId: 4 };
+    expect(PRESENCE.read({ p: 'proc', t: 'hello' })).toEqual({ p: 'proc', t: 'hello' });
+    expect(PRESENCE.read({ p: 'proc', t: 'board', b: 3, v: [viewer] })).toEqual({ p: 'proc', t: 'board', b: 3, v: [viewer] });
+    expect(PRESENCE.read({ p: 'proc', t: 'more', b: 3, v: [] })).toEqual({ p: 'proc', t: 'more', b: 3, v: [] });
+    for (const wrong of [
+      { t: 'hello' },
+      { p: 'proc', t: 'shout' },
+      { p: 'proc', t: 'board', b: '3', v: [] },
+      { p: 'proc', t: 'board', b: 3 },
+      { p: 'proc', t: 'board', b: 3, v: [{ ...viewer, name: 7 }] },
+      { p: 'proc', t: 'board', b: 3, v: [{ ...viewer, cardId: -1 }] },
+    ]) {
+      expect(PRESENCE.read(wrong), JSON.stringify(wrong)).toBeUndefined();
+    }
+    expect(NEW_NOTIFICATIONS.read({ ids: [1, 2] })).toEqual({ ids: [1, 2] });
+    expect(NEW_NOTIFICATIONS.read({ ids: [1, 'x'] })).toBeUndefined();
   });
 });

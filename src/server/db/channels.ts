@@ -74,6 +74,41 @@ export const NEW_NOTIFICATIONS: Channel<{ ids: number[] }> = channel('tavla_noti
 );
 
 /**
+ * What one process says to the others of who views what (realtime/presence-relay.ts;
+ * `p` is the sender's id, new at every start):
+ * - `hello`: "I (re)joined: forget what you had of me, and tell me what you hold";
+ * - `board`: "these are my viewers of board `b`" (replaces; `more` appends the next part);
+ * - `alive`: "still here" (every heartbeat; a silent process is dropped after the TTL);
+ * - `bye`: "I am shutting down".
+ */
+export type PresenceMessage =
+  { p: string; t: 'hello' | 'alive' | 'bye' } | { p: string; t: 'board' | 'more'; b: number; v: PresentViewer[] };
+
+/** A viewer as presence carries it (the shape of `Viewer` in shared/events.ts). */
+export interface PresentViewer {
+  id: string;
+  name: string;
+  image: string | null;
+  cardId: number | null;
+}
+
+const isViewer = (v: unknown): v is PresentViewer =>
+  isObject(v) &&
+  typeof v.id === 'string' &&
+  typeof v.name === 'string' &&
+  (v.image === null || typeof v.image === 'string') &&
+  (v.cardId === null || isId(v.cardId));
+
+export const PRESENCE: Channel<PresenceMessage> = channel('tavla_presence', (m) => {
+  if (typeof m.p !== 'string' || m.p === '') return undefined;
+  if (m.t === 'hello' || m.t === 'alive' || m.t === 'bye') return { p: m.p, t: m.t };
+  if ((m.t === 'board' || m.t === 'more') && isId(m.b) && Array.isArray(m.v) && m.v.every(isViewer)) {
+    return { p: m.p, t: m.t, b: m.b, v: m.v.map(({ id, name, image, cardId }) => ({ id, name, image, cardId })) };
+  }
+  return undefined;
+});
+
+/**
  * Sends `payload` on `channel`. Inside a transaction (`inTransaction`) it is
  * delivered at the commit and never if it rolls back. Answers whether other
  * processes hear it (false on SQLite: one process, which tells itself).

@@ -170,10 +170,7 @@ function changeOf(deps: Deps3, after: Array<() => Promise<void>>) {
       numberedFrom: Pick<BoardRow, 'id' | 'version'> = scope.board,
     ): Promise<BoardEvent[]> => {
       const events = numbered(numberedFrom, scope.actor, drafts);
-      await changeWritten(
-        { ...scope, afterCommit: (fn) => void after.push(fn), deps: { bus: deps.bus, config: deps.config } },
-        { events, facts },
-      );
+      await changeWritten({ ...scope, afterCommit: (fn) => void after.push(fn), deps }, { events, facts });
       return events;
     },
   };
@@ -343,7 +340,9 @@ export async function createBoardWrite<T>(
       tell: change.tell,
       afterCommit: change.afterCommit,
     });
-    const audience = () => boardAudience(trx, board.id);
+    // Read once, as `writeBoard`'s is per batch: each subscriber (each fact) would read the same rows again.
+    let read: Promise<string[]> | undefined;
+    const audience = () => (read ??= boardAudience(trx, board.id));
     const events = await change.written({ trx, dialect, board, actor, audience });
     if (events.length > 0) await storeEvents(trx, board.id, events);
     await record?.store(trx, result);

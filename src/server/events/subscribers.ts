@@ -41,6 +41,12 @@ export interface BoardFactMap {
   'text.mentioned': { cardId: number; card: string; commentId?: number; before: string; after: string };
   /** The owner gave an account access to the board. */
   'member.granted': { userId: string };
+  /** A card's reminder came due (the service's own work: told without an actor). */
+  'card.due': { cardId: number; card: string; due: string };
+  /** A webhook of the board was turned off after too many failures in a row (the service's own work). */
+  'webhook.disabled': { url: string; failures: number };
+  /** The board's public link was made, replaced or ended: its open views check theirs again. */
+  'link.changed': Record<string, never>;
 }
 
 export type BoardFactName = keyof BoardFactMap;
@@ -66,7 +72,7 @@ export interface WrittenScope {
   deps: SubscriberDeps;
 }
 
-export type SubscriberDeps = Pick<Deps, 'bus' | 'config'>;
+export type SubscriberDeps = Pick<Deps, 'bus' | 'config' | 'database' | 'log'>;
 
 export interface ChangeSubscriber {
   written?: (scope: WrittenScope, change: Change) => Promise<void>;

@@ -26,6 +26,39 @@ for (const dialect of dialects) {
       await database?.drop();
     });
 
+    /** Requests with an account's key, to whichever process is alive. */
+    const caller =
+      (key: string) =>
+      async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
+        const res = await fetch(url, {
+          method,
+          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+      };
+    type Call = ReturnType<typeof caller>;
+
+    /** Arms the fault, sends `request` (the process dies after its commit, unanswered), and waits for the death. */
+    const crash = async (dying: ServerProcess, request: () => Promise<unknown>) => {
+      const armed = path.join(database.dataDir, ARM_FILE);
+      writeFileSync(armed, '');
+      await expect(request()).rejects.toThrow();
+      await kill(dying); // already dead: waits for its exit
+      expect(dying.child.signalCode).toBe('SIGKILL');
+      rmSync(armed);
+    };
+
+    /** Retries while the first attempt counts as still being answered (a 409 that says so; it is answered within seconds). */
+    const retried = async (request: () => ReturnType<Call>) => {
+      let answer = await request();
+      for (let i = 0; answer.status === 409 && /still being answered/.test(String(answer.json.error)) && i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        answer = await request();
+      }
+      return answer;
+    };
+
     const server = async () => {
       const started = await start(
         database.url,
@@ -40,14 +73,7 @@ for (const dialect of dialects) {
     it('a retry after the crash is applied once and answers what the first request would have', async () => {
       const first = await server();
       const { key, userId } = await account(first.url);
-      const call = async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
-        const res = await fetch(url, {
-          method,
-          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
-      };
+      const call = caller(key);
       const { json: made } = await call(`${first.url}/api/data/board`, 'POST', {
         userId,
         name: 'Crash',
@@ -60,12 +86,7 @@ for (const dialect of dialects) {
       const create = (url: string) =>
         call(`${url}/api/data/card`, 'POST', { areaId, name: 'Once' }, { 'idempotency-key': 'crash-between' });
 
-      const armed = path.join(database.dataDir, ARM_FILE);
-      writeFileSync(armed, '');
-      await expect(create(first.url)).rejects.toThrow();
-      await kill(first); // already dead: waits for its exit
-      expect(first.child.signalCode).toBe('SIGKILL');
-      rmSync(armed);
+      await crash(first, () => create(first.url));
 
       const second = await server();
       const cards = async () =>
@@ -76,12 +97,7 @@ for (const dialect of dialects) {
       const [card] = await cards();
       expect(card).toMatchObject({ name: 'Once' });
 
-      // A retry right after may hear that the first is still being answered (409); it is answered within seconds.
-      let retry = await create(second.url);
-      for (let i = 0; retry.status === 409 && i < 100; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        retry = await create(second.url);
-      }
+      const retry = await retried(() => create(second.url));
       expect(retry.status, JSON.stringify(retry.json)).toBe(200);
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect(retry.json.card).toMatchObject({ id: card!.id, name: 'Once', area: areaId });
@@ -93,34 +109,10 @@ for (const dialect of dialects) {
       expect(await cards()).toEqual([card]);
     }, 120_000);
 
-    it('a new board and a calendar feed (an answer shown once) are made once across a crash', async () => {
+    it('a new board, a calendar feed (an answer shown once) and its revocation (no board write) are made once across a crash', async () => {
       const first = await server();
       const { key, userId } = await account(first.url, 'birth@example.test');
-      const call = async (url: string, method: string, body?: object, headers: Record<string, string> = {}) => {
-        const res = await fetch(url, {
-          method,
-          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
-      };
-      const armed = path.join(database.dataDir, ARM_FILE);
-      const crash = async (dying: ServerProcess, request: () => Promise<unknown>) => {
-        writeFileSync(armed, '');
-        await expect(request()).rejects.toThrow();
-        await kill(dying);
-        expect(dying.child.signalCode).toBe('SIGKILL');
-        rmSync(armed);
-      };
-      /** Retries while the first attempt counts as still being answered (a 409 that says so). */
-      const retried = async (request: () => ReturnType<typeof call>) => {
-        let answer = await request();
-        for (let i = 0; answer.status === 409 && /still being answered/.test(String(answer.json.error)) && i < 100; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          answer = await request();
-        }
-        return answer;
-      };
+      const call = caller(key);
 
       // A new board: its answer is stored with it, so the retry gets it and makes no second board.
       const board = { userId, name: 'Born once', style: 'kanban', status: 'private' };
@@ -150,6 +142,18 @@ for (const dialect of dialects) {
       expect(refused.status, JSON.stringify(refused.json)).toBe(409);
       expect(String(refused.json.error)).toMatch(/shown only once/);
       expect(await feeds()).toHaveLength(1);
-    }, 180_000);
+
+      // Revoking it, a write that changes no board: its record commits with it, so the retry is answered, not a 404.
+      const [feed] = (await call(`${third.url}/api/data/ical-feeds`, 'GET')).json.feeds as Array<{ id: string }>;
+      const revoke = (url: string) =>
+        call(`${url}/api/data/ical-feeds?id=${feed!.id}`, 'DELETE', undefined, { 'idempotency-key': 'crash-revoke' });
+      await crash(third, () => revoke(third.url));
+      const fourth = await server();
+      expect((await call(`${fourth.url}/api/data/ical-feeds`, 'GET')).json.feeds).toEqual([]);
+      const revoked = await retried(() => revoke(fourth.url));
+      expect(revoked.status, JSON.stringify(revoked.json)).toBe(200);
+      expect(revoked.headers.get('idempotent-replayed')).toBe('true');
+      expect(revoked.json).toEqual({ success: true });
+    }, 240_000);
   });
 }

@@ -1,6 +1,8 @@
+import type { InjectOptions } from 'fastify';
 import { expect, it } from 'vitest';
-import { cardNames, seedBoard, snapshot } from '../../../test/factories.js';
-import { eachDialect } from '../../../test/harness.js';
+import { cardNames, createArea, seedBoard, snapshot } from '../../../test/factories.js';
+import { eachDialect, type TestUser } from '../../../test/harness.js';
+import { DATA_HANDOUTS, handOut, HOOK_URL } from '../../../test/standing-access.js';
 import { pruneIdempotencyKeys } from './idempotency.js';
 
 eachDialect('Idempotency-Key', (t) => {
@@ -165,58 +167,24 @@ eachDialect(
   'Idempotency-Key on answers that hold a secret',
   (t) => {
     const kept = async () => JSON.stringify(await t.db.selectFrom('idempotency_keys').selectAll().execute());
-    const secrets: Array<{
-      what: string;
-      url: string;
-      body: (boardId: number) => object;
-      secretOf: (answer: Record<string, unknown>) => string;
-      count: () => Promise<number>;
-    }> = [
-      {
-        what: 'a webhook',
-        url: '/api/data/webhook',
-        body: (boardId) => ({ boardId, url: 'http://127.0.0.1:9/hook' }),
-        secretOf: (a) => (a.webhook as { secret: string }).secret,
-        count: async () => (await t.db.selectFrom('webhooks').select('id').execute()).length,
-      },
-      {
-        what: 'a calendar feed',
-        url: '/api/data/ical-feeds',
-        body: () => ({ name: 'Phone' }),
-        secretOf: (a) => a.url as string,
-        count: async () => (await t.db.selectFrom('ical_feeds').select('id').execute()).length,
-      },
-      {
-        what: 'a public link',
-        url: '/api/data/public-link',
-        body: (boardId) => ({ boardId }),
-        secretOf: (a) => (a.link as { url: string }).url,
-        count: async () => (await t.db.selectFrom('public_links').select('boardId').execute()).length,
-      },
-    ];
-
-    for (const secret of secrets) {
+    for (const secret of DATA_HANDOUTS) {
       it(`${secret.what}: the secret is not kept, and a repeat with the key is a 409 that changes nothing`, async () => {
         const owner = await t.signUp();
         const board = await t.createBoard(owner);
-        const send = () =>
-          t.inject(owner, {
-            method: 'POST',
-            url: secret.url,
-            headers: { 'idempotency-key': `secret-${secret.url}` },
-            payload: secret.body(board.id),
-          });
+        const send = () => handOut(t, owner, secret, board.id, { 'idempotency-key': `secret-${secret.what}` });
         const first = await send();
         expect(first.statusCode, first.body).toBe(200);
         const shown = secret.secretOf(first.json());
         expect(await kept()).not.toContain(shown);
-        const before = { count: await secret.count(), state: await snapshot(t) };
+        const count = () => secret.count(t, { userId: owner.id, boardId: board.id });
+        const before = { count: await count(), state: await snapshot(t) };
+        expect(before.count).toBe(1);
 
         const again = await send();
         expect(again.statusCode).toBe(409);
         expect(again.json()).toEqual({ error: expect.stringContaining('shown only once') });
         expect(again.body).not.toContain(shown);
-        expect({ count: await secret.count(), state: await snapshot(t) }).toEqual(before);
+        expect({ count: await count(), state: await snapshot(t) }).toEqual(before);
       });
     }
 
@@ -227,7 +195,7 @@ eachDialect(
           method: 'POST',
           url: '/api/data/webhook',
           headers: { 'idempotency-key': 'no-board' },
-          payload: { boardId: 99_999, url: 'http://127.0.0.1:9/hook' },
+          payload: { boardId: 99_999, url: HOOK_URL },
         });
       const first = await send();
       expect(first.statusCode).toBe(404);
@@ -235,6 +203,114 @@ eachDialect(
       expect(again.statusCode).toBe(404);
       expect(again.headers['idempotent-replayed']).toBe('true');
     });
+  },
+  { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
+);
+
+eachDialect(
+  'Idempotency-Key on writes that change no board',
+  (t) => {
+    /** What a process that died after the commit leaves: the write and its record, no answer, an attempt long gone. */
+    const loseAnswer = (userId: string, key: string) =>
+      t.db
+        .updateTable('idempotency_keys')
+        .set({ status: null, response: null, owner: 'dead', appliedAt: new Date(Date.now() - 10_000).toISOString() })
+        .where('userId', '=', userId)
+        .where('key', '=', key)
+        .execute();
+    const recorded = (userId: string, key: string) =>
+      t.db.selectFrom('idempotency_writes').select('ordinal').where('userId', '=', userId).where('key', '=', key).execute();
+    const rows = async (table: 'webhooks' | 'webhook_deliveries' | 'ical_feeds' | 'templates' | 'notifications' | 'user') =>
+      (await t.db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
+    const made = async (owner: TestUser, request: InjectOptions) => {
+      const res = await t.inject(owner, request);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Record<string, { id: number }>>();
+    };
+
+    /** Each write: how to ask for it (after making what it needs), and the rows it changes. */
+    const writes: Array<{
+      what: string;
+      request: (owner: TestUser, boardId: number) => Promise<InjectOptions>;
+      rows: () => Promise<string[]>;
+    }> = [
+      {
+        what: 'deleting a webhook',
+        request: async (owner, boardId) => {
+          const { webhook } = await made(owner, DATA_HANDOUTS[0]!.request(boardId));
+          return { method: 'DELETE', url: `/api/data/webhook?id=${webhook!.id}` };
+        },
+        rows: () => rows('webhooks'),
+      },
+      {
+        what: 'sending a delivery again',
+        request: async (owner, boardId) => {
+          await made(owner, DATA_HANDOUTS[0]!.request(boardId));
+          await createArea(t, owner, boardId);
+          const [delivery] = await t.db.selectFrom('webhook_deliveries').select('id').orderBy('id', 'desc').limit(1).execute();
+          return { method: 'POST', url: '/api/data/webhook-redeliver', payload: { deliveryId: delivery!.id } };
+        },
+        // Their attempts go on meanwhile: how many there are is what a second redelivery would change.
+        rows: async () => [String((await rows('webhook_deliveries')).length)],
+      },
+      {
+        what: 'revoking a calendar feed',
+        request: async (owner, boardId) => {
+          const { feed } = await made(owner, DATA_HANDOUTS[1]!.request(boardId));
+          return { method: 'DELETE', url: `/api/data/ical-feeds?id=${feed!.id}` };
+        },
+        rows: () => rows('ical_feeds'),
+      },
+      {
+        what: 'saving a template',
+        request: (_owner, boardId) =>
+          Promise.resolve({ method: 'POST', url: '/api/data/template', payload: { boardId, name: 'Kept once' } }),
+        rows: () => rows('templates'),
+      },
+      {
+        what: 'deleting a template',
+        request: async (owner, boardId) => {
+          const { template } = await made(owner, {
+            method: 'POST',
+            url: '/api/data/template',
+            payload: { boardId, name: 'Gone' },
+          });
+          return { method: 'DELETE', url: `/api/data/template?id=${template!.id}` };
+        },
+        rows: () => rows('templates'),
+      },
+      {
+        what: 'marking notifications read',
+        request: (_owner, boardId) => Promise.resolve({ method: 'PATCH', url: `/api/data/notifications?boardId=${boardId}` }),
+        rows: () => rows('notifications'),
+      },
+      {
+        what: 'removing the profile picture',
+        request: () => Promise.resolve({ method: 'DELETE', url: '/api/data/avatar' }),
+        rows: () => rows('user'),
+      },
+    ];
+
+    for (const write of writes) {
+      it(`${write.what}: its record commits with it, and a retry after a lost answer gets that answer and changes nothing`, async () => {
+        const owner = await t.signUp();
+        const board = await t.createBoard(owner);
+        const request = await write.request(owner, board.id);
+        const key = `lost: ${write.what}`;
+        const send = () => t.inject(owner, { ...request, headers: { 'idempotency-key': key } });
+        const first = await send();
+        expect(first.statusCode, first.body).toBe(200);
+        expect(await recorded(owner.id, key)).toHaveLength(1);
+
+        await loseAnswer(owner.id, key);
+        const before = await write.rows();
+        const retry = await send();
+        expect(retry.statusCode, retry.body).toBe(200);
+        expect(retry.headers['idempotent-replayed']).toBe('true');
+        expect(retry.json()).toEqual(first.json());
+        expect(await write.rows()).toEqual(before);
+      });
+    }
   },
   { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
 );

@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { listenTo, on, PRESENCE, type PresenceMessage as Message } from '../db/channels.js';
 import type { Dialect, Listener } from '../db/dialects/index.js';
 import type { Viewer } from '../../shared/events.js';
 import type { Hub, RemotePresence } from './hub.js';
 
-/** The PostgreSQL channel the processes tell each other who views what on. */
-export const PRESENCE_CHANNEL = 'tavla_presence';
-
 /** NOTIFY refuses payloads of 8000 bytes or more; a board with more viewers goes out in parts. */
 const MAX_PAYLOAD = 7000;
-
-/**
- * What one process says to the others (`p` is the sender's id, new at every start):
- * - `hello`: "I (re)joined: forget what you had of me, and tell me what you hold";
- * - `board`: "these are my viewers of board `b`" (replaces; `more` appends the next part);
- * - `alive`: "still here" (every heartbeat; a silent process is dropped after the TTL);
- * - `bye`: "I am shutting down".
- */
-type Message = { p: string; t: 'hello' | 'alive' | 'bye' } | { p: string; t: 'board' | 'more'; b: number; v: Viewer[] };
 
 interface Peer {
   seen: number;
@@ -63,7 +52,7 @@ export function relayPresence(
   const send = (message: Message) => {
     if (!listener || !connected) return;
     listener
-      .send(PRESENCE_CHANNEL, JSON.stringify(message))
+      .send(PRESENCE.name, JSON.stringify(message))
       .catch((error: unknown) => log.warn({ err: error }, 'presence not announced'));
   };
 
@@ -102,13 +91,7 @@ export function relayPresence(
     for (const boardId of peer.boards.keys()) hub.remotePresenceChanged(boardId);
   };
 
-  const receive = (payload: string) => {
-    let message: Message;
-    try {
-      message = JSON.parse(payload) as Message;
-    } catch (error) {
-      return log.warn({ err: error }, 'unreadable presence announcement');
-    }
+  const receive = (message: Message) => {
     if (message.p === self) return;
     if (message.t === 'bye') return forget(message.p);
     if (message.t === 'hello') {
@@ -125,8 +108,8 @@ export function relayPresence(
     hub.remotePresenceChanged(message.b);
   };
 
-  listener = dialect.listen(url, [PRESENCE_CHANNEL], {
-    message: (_channel, payload) => receive(payload),
+  // What arrives is checked against the channel's shape (channels.ts); anything else is warned of and dropped.
+  listener = listenTo(dialect, url, [on(PRESENCE, receive)], {
     connected: () => {
       // What we held may be stale (announcements missed while cut off): start again from what the others say.
       for (const id of [...peers.keys()]) forget(id);

@@ -22,3 +22,13 @@ export const Session = Type.Object({
   session: Type.Object({ id: Type.String(), expiresAt: Type.String() }),
 });
 export type Session = Static<typeof Session>;
+
+/** `GET /api/sign-in-options`: what the sign-in page offers (public, shown before anyone signs in). */
+export const SignInOptions = Type.Object({
+  password: Type.Boolean({ description: 'password sign-in is offered' }),
+  signup: Type.Boolean({ description: 'anyone may create an account with a password' }),
+  sso: Type.Union([Type.Object({ name: Type.String() }), Type.Null()], {
+    description: 'the single sign-on provider, when configured (start it with POST /api/auth/sign-in/social {provider:"oidc"})',
+  }),
+});
+export type SignInOptions = Static<typeof SignInOptions>;

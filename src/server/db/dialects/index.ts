@@ -17,6 +17,12 @@ export interface Dialect {
   readonly label: string;
   /** The value of `true` in a boolean column. */
   readonly true: boolean | number;
+  /**
+   * Whether the database itself tells every process's listener, this one's
+   * included, that a session ended (PostgreSQL's triggers,
+   * account-announcements.ts): then nobody else announces it again.
+   */
+  readonly announcesSessionEnds: boolean;
 
   /** Opens the requests' connection (SQLite) or pool (PostgreSQL). */
   open(url: string): Db;

@@ -20,6 +20,7 @@ let cursors = 0;
 export const postgres: Dialect = {
   name: 'postgres',
   label: 'PostgreSQL',
+  announcesSessionEnds: true,
   true: true,
 
   open(url) {

@@ -15,6 +15,7 @@ import { querySpans } from '../../telemetry/tracing.js';
 export const sqlite: Dialect = {
   name: 'sqlite',
   label: 'SQLite',
+  announcesSessionEnds: false,
   true: 1,
 
   open(url) {

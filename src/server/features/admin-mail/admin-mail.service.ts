@@ -6,6 +6,7 @@ import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { mailTransport, type Mailer } from '../../mail/mailer.js';
 import { listOutbox, readOutboxMail } from '../../mail/outbox.js';
 import { testMail } from '../../mail/templates.js';
+import { recordedWrite } from '../../events/write-record.js';
 import { accountAddress, confirmAddress } from './admin-mail.repository.js';
 
 /** The outbox's newest mails the overview lists. */
@@ -53,7 +54,8 @@ export async function confirmAccountAddress(
   requireAdmin(actor, 'confirm an address');
   const found = await accountAddress(deps.database.db, userId);
   if (!found) throw notFound('Account not found');
-  if (await confirmAddress(deps.database.db, deps.database.dialect, found.id)) {
+  const { db, dialect } = deps.database;
+  if (await recordedWrite(db, (trx) => confirmAddress(trx, dialect, found.id))) {
     deps.log.info({ userId: found.id, by: actor.id }, 'address confirmed by an administrator');
   }
   return { id: found.id, emailVerified: true };

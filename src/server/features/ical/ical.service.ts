@@ -75,7 +75,9 @@ export async function createFeed(
 
 /** Revokes a feed of mine: its address answers 404 from now on. */
 export async function revokeFeed(deps: Pick<Deps, 'database'>, actor: Actor, id: string): Promise<void> {
-  if (!(await repo.deleteFeed(deps.database.db, actor.id, id))) throw feedMissing();
+  await recordedWrite(deps.database.db, async (trx) => {
+    if (!(await repo.deleteFeed(trx, actor.id, id))) throw feedMissing();
+  });
 }
 
 /** The feed's account, or null for an unknown or revoked token, or a banned account. */

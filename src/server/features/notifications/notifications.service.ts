@@ -2,15 +2,15 @@ import type { Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/database.js';
 import { nowIso, toIso } from '../../db/dialect.js';
 import type { Dialect } from '../../db/dialects/index.js';
+import { announce, NEW_NOTIFICATIONS } from '../../db/channels.js';
 import type { Notification } from '../../../shared/api/notifications.js';
 import type { Deps } from '../../deps.js';
 import type { Language } from '../../config.js';
 import { isLanguage, readerLanguage } from '../../i18n/language.js';
 import { notificationText, renderNotification, type NotificationData } from '../../i18n/notifications.js';
+import { recordedWrite } from '../../events/write-record.js';
 import * as repo from './notifications.repository.js';
 import type { NotificationRow } from './notifications.repository.js';
-
-export const NOTIFICATIONS_CHANNEL = 'tavla_notifications';
 
 export type { NotificationData, NotificationType } from '../../i18n/notifications.js';
 
@@ -60,7 +60,7 @@ export async function notify(
       createdAt,
     })),
   );
-  if (await ctx.dialect.notify(ctx.trx, NOTIFICATIONS_CHANNEL, { ids: rows.map((r) => r.id) })) return;
+  if (await announce(ctx.dialect, ctx.trx, NEW_NOTIFICATIONS, { ids: rows.map((r) => r.id) })) return;
   const chosen = new Map((await repo.languagesOf(ctx.trx, recipients)).map((a) => [a.id, a.language]));
   const textFor = (userId: string) => {
     const language = chosen.get(userId);
@@ -135,7 +135,10 @@ export function unreadBoardIds(db: Db, userId: string): Promise<number[]> {
   return repo.unreadBoardIds(db, userId);
 }
 
-/** Marks the account's own notifications read: everything about a card, a board's own ones, or one. */
+/**
+ * Marks the account's own notifications read: everything about a card, a
+ * board's own ones, or one. The Idempotency-Key's record commits with it.
+ */
 export function markRead(db: Db, userId: string, target: { cardId?: number; boardId?: number; id?: number }): Promise<void> {
-  return repo.markRead(db, userId, target);
+  return recordedWrite(db, (trx) => repo.markRead(trx, userId, target));
 }

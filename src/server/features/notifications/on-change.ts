@@ -1,18 +1,20 @@
 import type { BoardFact, ChangeSubscriber, WrittenScope } from '../../events/subscribers.js';
 import type { NotificationData } from '../../i18n/notifications.js';
 import { newlyMentionedReaders } from '../mentions/mentions.service.js';
+import { assigneesOf } from './notifications.repository.js';
 import { notify } from './notifications.service.js';
 
 /**
  * Notifications follow board changes (registered in app.ts): each fact a
  * change tells becomes a notification for whom it concerns, written in the
  * change's own transaction (it exists exactly when the change does) and
- * pushed to their open connections after the commit. Never to the one who acted;
- * the service's own work (no actor) notifies nobody.
+ * pushed to their open connections after the commit. Never to the one who acted.
+ * The service's own work (no actor) notifies only through the facts that are
+ * its own (a reminder due, a webhook turned off): the one producer of
+ * notifications is this subscriber.
  */
 export const notificationsOnChange: ChangeSubscriber = {
   written: async (scope, { facts }) => {
-    if (!scope.actor) return;
     // Whom this change mentioned: they hear of it once, as a mention (the facts tell mentions first).
     const mentioned = new Set<string>();
     for (const fact of facts) await notifyOf(scope, fact, mentioned);
@@ -20,7 +22,6 @@ export const notificationsOnChange: ChangeSubscriber = {
 };
 
 async function notifyOf(scope: WrittenScope, fact: BoardFact, mentioned: Set<string>): Promise<void> {
-  const actor = scope.actor!;
   const { board } = scope;
   const to = async (notification: NotificationData, cardId: number | null, recipients?: string[]): Promise<void> =>
     notify(scope, scope.deps, {
@@ -28,8 +29,23 @@ async function notifyOf(scope: WrittenScope, fact: BoardFact, mentioned: Set<str
       recipients: recipients ?? (await scope.audience()),
       boardId: board.id,
       cardId,
-      actor,
+      actor: scope.actor,
     });
+  switch (fact.name) {
+    case 'card.due': {
+      const { cardId, card, due } = fact.data;
+      const audience = await scope.audience();
+      const assignees = (await assigneesOf(scope.trx, cardId)).filter((id) => audience.includes(id));
+      const params = { card, board: board.name, due };
+      return to({ type: 'card_due', params }, cardId, assignees.length > 0 ? assignees : audience);
+    }
+    case 'webhook.disabled': {
+      const { url, failures } = fact.data;
+      return to({ type: 'webhook_disabled', params: { url, board: board.name, failures } }, null, [board.ownerId]);
+    }
+  }
+  const actor = scope.actor;
+  if (!actor) return;
   switch (fact.name) {
     case 'card.made': {
       const { cardId, card } = fact.data;

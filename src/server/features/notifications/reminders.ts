@@ -1,8 +1,7 @@
 import { toIso } from '../../db/dialect.js';
 import type { Deps } from '../../deps.js';
-import { boardAudience } from '../../access/index.js';
 import * as repo from './notifications.repository.js';
-import { notify, type NotifyContext } from './notifications.service.js';
+import { systemWrite } from '../../events/board-write.js';
 
 /** A reminder whose moment passed longer ago than this (the server was down, or the date was set in the past) is dropped, not sent late. */
 export const REMINDER_GRACE_MS = 3600_000;
@@ -11,11 +10,13 @@ export const REMINDER_GRACE_MS = 3600_000;
  * Sends the reminders that are due: each fires once per due date (the
  * conditional update of `firedFor` is the claim, so two processes racing
  * the same reminder notify once), to the card's assignees or, when nobody is
- * assigned, to everyone on the board. Done and archived cards are skipped.
+ * assigned, to everyone on the board (the notifications subscriber decides,
+ * see on-change.ts). Done and archived cards are skipped. The claim is a
+ * change to the card's board like any other: the fact it tells reaches the
+ * subscribers in the claim's transaction.
  */
-export async function fireDueReminders(deps: Pick<Deps, 'database' | 'bus' | 'config'>, now: Date): Promise<number> {
-  const { db, dialect } = deps.database;
-  const candidates = await repo.remindersOfOpenCards(db);
+export async function fireDueReminders(deps: Pick<Deps, 'database' | 'bus' | 'config' | 'log'>, now: Date): Promise<number> {
+  const candidates = await repo.remindersOfOpenCards(deps.database.db);
 
   let fired = 0;
   for (const r of candidates) {
@@ -24,32 +25,12 @@ export async function fireDueReminders(deps: Pick<Deps, 'database' | 'bus' | 'co
     const fireAt = Date.parse(due) - r.minutesBefore * 60_000;
     if (fireAt > now.getTime()) continue;
     const late = now.getTime() - fireAt > REMINDER_GRACE_MS;
-    const after: Array<() => Promise<void>> = [];
-    const sent = await db.transaction().execute(async (trx) => {
+    const sent = await systemWrite(deps, r.boardId, async ({ trx, tell }) => {
       if (!(await repo.claimReminder(trx, r.id, due)) || late) return false;
-      await notifyDue({ trx, dialect, afterCommit: (fn) => after.push(fn) }, deps, r, due);
+      tell('card.due', { cardId: r.cardId, card: r.name, due });
       return true;
     });
-    for (const fn of after) await fn();
     if (sent) fired++;
   }
   return fired;
-}
-
-async function notifyDue(
-  ctx: NotifyContext,
-  deps: Pick<Deps, 'bus' | 'config'>,
-  card: { cardId: number; name: string; boardId: number; boardName: string },
-  due: string,
-): Promise<void> {
-  const audience = await boardAudience(ctx.trx, card.boardId);
-  const assignees = (await repo.assigneesOf(ctx.trx, card.cardId)).filter((id) => audience.includes(id));
-  await notify(ctx, deps, {
-    recipients: assignees.length > 0 ? assignees : audience,
-    type: 'card_due',
-    params: { card: card.name, board: card.boardName, due },
-    boardId: card.boardId,
-    cardId: card.cardId,
-    actor: null,
-  });
 }

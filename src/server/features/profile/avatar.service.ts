@@ -4,6 +4,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { isStoredName, fileStore, type OpenedFile } from '../../files/store.js';
 import { HttpError, forbidden, notFound } from '../../http/errors.js';
 import { imageTypeOf, type IncomingFile } from '../attachments/attachments.service.js';
+import { recordedWrite } from '../../events/write-record.js';
 import { announceProfile } from './announce.js';
 import * as repo from './profile.repository.js';
 
@@ -21,21 +22,27 @@ export function avatarName(image: string | null | undefined): string | null {
   return isStoredName(name) ? name : null;
 }
 
+/** What a picture change did: the picture before and after, and the account's name (for the announcement). */
+interface Swap {
+  previous: string | null;
+  image: string | null;
+  name: string;
+}
+
 /**
- * Sets the account's picture to `storedName` (or none) in one transaction and
+ * Sets the account's picture to `image` (or none) in one transaction and
  * answers what it was before. The account row is locked while it changes.
+ * The Idempotency-Key's record commits with it: a retry of a request whose
+ * change committed gets that change back (`image` may then differ from the
+ * one this attempt asked for).
  */
-async function swapImage(
-  deps: ServiceDeps,
-  actor: Actor,
-  image: string | null,
-): Promise<{ previous: string | null; name: string }> {
+function swapImage(deps: ServiceDeps, actor: Actor, image: string | null): Promise<Swap> {
   const { db, dialect } = deps.database;
-  return db.transaction().execute(async (trx) => {
+  return recordedWrite(db, async (trx) => {
     const row = await repo.lockPicture(trx, dialect, actor.id);
     if (!row) throw forbidden();
     await repo.setPicture(trx, actor.id, image, nowIso());
-    return { previous: row.image, name: row.name };
+    return { previous: row.image, image, name: row.name };
   });
 }
 
@@ -85,15 +92,17 @@ export async function setAvatar(deps: ServiceDeps, actor: Actor, file: IncomingF
     },
   });
   const image = `${AVATAR_PATH}${saved.storedName}`;
-  let change: { previous: string | null; name: string };
+  let change: Swap;
   try {
     change = await swapImage(deps, actor, image);
   } catch (error) {
     await store.remove([saved.storedName]);
     throw error;
   }
-  await afterChange(deps, actor, change.previous, change.name, image);
-  return image;
+  // A retry whose first attempt's change committed: that picture is the answer, this attempt's copy goes.
+  if (change.image !== image) await store.remove([saved.storedName]);
+  await afterChange(deps, actor, change.previous, change.name, change.image);
+  return change.image!;
 }
 
 /** Removes the account's picture (its initials show again). */

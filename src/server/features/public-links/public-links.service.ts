@@ -15,7 +15,6 @@ import { IMAGE_SERVED_TYPES } from '../attachments/attachments.service.js';
 import { fileStore, type OpenedFile } from '../../files/store.js';
 import { publicBoardInfo, publicCard } from './public-shape.js';
 import * as repo from './public-links.repository.js';
-import { announceLinkChange, recheckLinkViewers } from './public-socket.js';
 
 /** Unknown, revoked and archived-board links all answer this, so none can be told from another. */
 export const linkGone = () => notFound('This link does not work (any more)');
@@ -38,13 +37,12 @@ export async function createPublicLink(deps: ServiceDeps, actor: Actor, boardId:
   const token = randomBytes(32).toString('hex');
   const createdAt = nowIso();
   // The board's write path: its lock, the owner's check, and the Idempotency-Key's record in the same transaction.
-  await writeBoard(deps, actor, boardId, 'owner', async ({ trx }) => {
+  // The replaced link's open views close once it commits (the `link.changed` subscriber, on-change.ts).
+  await writeBoard(deps, actor, boardId, 'owner', async ({ trx, tell }) => {
     await repo.deleteLinks(trx, boardId);
     await repo.insertLink(trx, boardId, hashToken(token), actor.id, createdAt);
-    await announceLinkChange(deps, trx, boardId);
+    tell('link.changed', {});
   });
-  // The replaced link's open views close now.
-  await recheckLinkViewers(deps, boardId);
   return { link: { url: `${deps.config.baseUrl}/p/${token}`, createdAt } };
 }
 
@@ -55,13 +53,12 @@ export async function revokePublicLink(deps: ServiceDeps, actor: Actor, boardId:
     actor,
     boardId,
     'owner',
-    async ({ trx }) => {
+    async ({ trx, tell }) => {
       await repo.deleteLinks(trx, boardId);
-      await announceLinkChange(deps, trx, boardId);
+      tell('link.changed', {});
     },
     { allowArchived: true },
   );
-  await recheckLinkViewers(deps, boardId);
   return { link: null };
 }
 

@@ -8,6 +8,7 @@ import { nowIso, toIso } from '../../db/dialect.js';
 import type { ServiceDeps } from '../../deps.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { createBoardWrite } from '../../events/board-write.js';
+import { recordedWrite } from '../../events/write-record.js';
 import { createBoard, noFiles } from '../board-import/board-import.js';
 import { boardLabels } from '../labels/labels.service.js';
 import { builtInTemplates } from './built-ins.js';
@@ -55,8 +56,8 @@ const asStyle = (style: string): TemplateStyle => (style === 'todo' ? 'todo' : '
 /** Saves the structure of a board the caller can read as a template of theirs. */
 export async function saveTemplate(deps: ServiceDeps, actor: Actor, input: SaveTemplate): Promise<TemplateSummary> {
   const name = trimmedName(input.name);
-  const { db } = deps.database;
-  return db.transaction().execute(async (trx) => {
+  // The Idempotency-Key's record in the same transaction: a retry after a lost answer gets this template, not a second.
+  return recordedWrite(deps.database.db, async (trx) => {
     const { board } = await requireBoard(trx, actor, input.boardId, 'read');
     const owned = await repo.countTemplates(trx, actor.id);
     if (owned >= TEMPLATES_PER_ACCOUNT) throw badRequest(`You keep at most ${TEMPLATES_PER_ACCOUNT} templates; delete one first`);
@@ -109,8 +110,9 @@ export async function listTemplates(deps: ServiceDeps, actor: Actor): Promise<Te
 
 /** Deletes a template of the caller's own; a built-in or anyone else's is not found. */
 export async function deleteTemplate(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
-  const deleted = await repo.deleteTemplate(deps.database.db, actor.id, id);
-  if (!deleted) throw templateMissing();
+  await recordedWrite(deps.database.db, async (trx) => {
+    if (!(await repo.deleteTemplate(trx, actor.id, id))) throw templateMissing();
+  });
 }
 
 /** A new board of the caller's from a built-in template or one of theirs, made the way an import makes one. */

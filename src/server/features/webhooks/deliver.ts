@@ -1,13 +1,12 @@
 import { webhookDeliveries } from '../../metrics/metrics.js';
 import { toIso } from '../../db/dialect.js';
-import type { Db } from '../../db/database.js';
 import type { ServiceDeps } from '../../deps.js';
 import type { JobOutcome } from '../../jobs/runner.js';
 import { REDACTED } from '../../realtime/event-log.js';
-import { notify } from '../notifications/notifications.service.js';
+import type { Db } from '../../db/database.js';
+import { systemWrite, type SystemScope } from '../../events/board-write.js';
 import { sendDelivery, type SendResult } from './send.js';
 import {
-  boardOfWebhook,
   countFailure,
   deactivateWebhook,
   eventOf,
@@ -107,8 +106,13 @@ async function record(
   const attempts = delivery.attempts + 1;
   const at = now.toISOString();
   const slow = result.ok && result.elapsedMs > deps.config.webhookSlowMs;
-  const after: Array<() => Promise<void>> = [];
-  const retryAt = await db.transaction().execute(async (trx) => {
+  /**
+   * The attempt's outcome, in `trx`. The attempt that turns the webhook off
+   * is a change to its board (`tell`: the owner hears of it through the
+   * change's subscribers, a notification): without a board write at hand it
+   * throws `TURNS_OFF`, undoing what it did, to be run again in one.
+   */
+  const store = async (trx: Db, tell?: SystemScope['tell']): Promise<Date | undefined> => {
     const note = slow ? `answered after ${result.elapsedMs} ms (slow above ${deps.config.webhookSlowMs} ms)` : result.error;
     const outcome = { attempts, responseStatus: result.status, lastError: note?.slice(0, 500) ?? null };
     if (result.ok) {
@@ -120,8 +124,10 @@ async function record(
     }
     const counted = await countFailure(trx, hook.id);
     if (counted && counted.active === 1 && counted.failures >= FAILURE_LIMIT) {
+      if (!tell) throw TURNS_OFF;
       if (!result.ok) await updateDelivery(trx, delivery.id, outcome);
-      await deactivate(trx, deps, hook, (work) => after.push(work));
+      // Its pending deliveries are given up with it; only the write that still finds it active tells of it.
+      if (await deactivateWebhook(trx, hook.id)) tell('webhook.disabled', { url: hook.url, failures: FAILURE_LIMIT });
       return undefined;
     }
     if (result.ok) return undefined;
@@ -133,23 +139,19 @@ async function record(
     const next = new Date(Math.min(now.getTime() + retryDelay(attempts), deadline));
     await updateDelivery(trx, delivery.id, { ...outcome, nextAttemptAt: next.toISOString() });
     return next;
-  });
-  for (const work of after) await work().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
+  };
+  let retryAt: Date | undefined;
+  try {
+    // Most outcomes touch the webhook's rows only: no board lock for them.
+    retryAt = await db.transaction().execute((trx) => store(trx));
+  } catch (error) {
+    if (error !== TURNS_OFF) throw error;
+    // A board gone took its webhook and deliveries with it: nothing is left to record.
+    retryAt = await systemWrite(deps, hook.boardId, ({ trx, tell }) => store(trx, tell));
+  }
   webhookDeliveries.inc({ outcome: result.ok ? (slow ? 'slow' : 'delivered') : retryAt ? 'retry' : 'failed' });
   return retryAt;
 }
 
-/** Turns a webhook off after too many failures: its pending deliveries are given up and the board's owner is told. */
-async function deactivate(trx: Db, deps: ServiceDeps, hook: WebhookRow, afterCommit: (work: () => Promise<void>) => void) {
-  await deactivateWebhook(trx, hook.id);
-  const board = await boardOfWebhook(trx, hook.boardId);
-  if (!board) return;
-  await notify({ trx, dialect: deps.database.dialect, afterCommit }, deps, {
-    recipients: [board.ownerId],
-    type: 'webhook_disabled',
-    params: { url: hook.url, board: board.name, failures: FAILURE_LIMIT },
-    boardId: board.id,
-    cardId: null,
-    actor: null,
-  });
-}
+/** Thrown by an attempt's outcome that turns its webhook off outside a board write (see `record`). */
+const TURNS_OFF = new Error('the webhook is turned off in a write to its board');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenAddress, isForbiddenAddress, parseWebhookUrl, resolveTarget } from './address-guard.js';
 import { sendDelivery, signature } from './send.js';
-import { verifySignature } from './testing.js';
+import { verifySignature } from '../../../../test/webhook-receiver.js';
 
 describe('webhook addresses', () => {
   it('refuses internal IPv4 and IPv6 addresses, IPv4 ones inside IPv6 too, and lets public ones through', () => {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { createCard, seedBoard } from '../../../../test/factories.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { FAILURE_LIMIT } from './deliver.js';
-import { Receiver } from './testing.js';
+import { Receiver } from '../../../../test/webhook-receiver.js';
 
 const CONCURRENCY = 3;
 const SLOW_MS = 600;

@@ -115,20 +115,23 @@ export const countFailure = (db: Db, id: number) =>
     .returning(['failures', 'active'])
     .executeTakeFirst();
 
-/** Turns a webhook off and gives up its pending deliveries. */
-export async function deactivateWebhook(db: Db, id: number): Promise<void> {
-  await db.updateTable('webhooks').set({ active: 0 }).where('id', '=', id).execute();
+/** Turns an active webhook off and gives up its pending deliveries; answers false when it was off already. */
+export async function deactivateWebhook(db: Db, id: number): Promise<boolean> {
+  const turned = await db
+    .updateTable('webhooks')
+    .set({ active: 0 })
+    .where('id', '=', id)
+    .where('active', '=', 1)
+    .executeTakeFirst();
+  if (Number(turned.numUpdatedRows) !== 1) return false;
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed' })
     .where('webhookId', '=', id)
     .where('status', '=', 'pending')
     .execute();
+  return true;
 }
-
-/** The board a webhook belongs to, as its owner's notification names it. */
-export const boardOfWebhook = (db: Db, boardId: number) =>
-  db.selectFrom('boards').select(['id', 'name', 'ownerId']).where('id', '=', boardId).executeTakeFirst();
 
 /** Forgets finished deliveries made before `cutoff` (an ISO time); answers how many. */
 export async function pruneFinishedDeliveries(db: Db, cutoff: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, dialects, type TestDatabase } from '../../../../test/databases.js';
 import { account, healthy, start, stop, type ServerProcess } from '../../../../test/processes.js';
-import { Receiver, verifySignature } from './testing.js';
+import { Receiver, verifySignature } from '../../../../test/webhook-receiver.js';
 
 /** Two real server processes on one PostgreSQL database, both running the job runner: every event reaches the receiver once, in order, one at a time. */
 describe.runIf(dialects.includes('postgres'))('webhooks across processes [postgres]', () => {

@@ -1,4 +1,5 @@
 import { writeBoard } from '../../events/board-write.js';
+import { recordedWrite } from '../../events/write-record.js';
 import { randomBytes } from 'node:crypto';
 import type { Actor } from '../../auth/actor.js';
 import { requireVerified } from '../../auth/identify.js';
@@ -100,7 +101,7 @@ export async function listWebhooks(deps: ServiceDeps, actor: Actor, boardId: num
 
 /** Removes a webhook with its deliveries; one being sent right now still arrives. */
 export async function deleteWebhook(deps: ServiceDeps, actor: Actor, id: number): Promise<void> {
-  await deps.database.db.transaction().execute(async (trx) => {
+  await recordedWrite(deps.database.db, async (trx) => {
     await ownedWebhook(trx, deps, actor, id);
     await repo.deleteWebhook(trx, id);
   });
@@ -118,7 +119,8 @@ export async function listDeliveries(deps: ServiceDeps, actor: Actor, webhookId:
  * older pending ones like any other.
  */
 export async function redeliver(deps: ServiceDeps, actor: Actor, deliveryId: number): Promise<WebhookDelivery> {
-  return deps.database.db.transaction().execute(async (trx) => {
+  // The Idempotency-Key's record in the same transaction: a retry after a lost answer gets this delivery, not a second.
+  return recordedWrite(deps.database.db, async (trx) => {
     const original = await repo.findDelivery(trx, deliveryId);
     if (!original) throw missing('Delivery');
     const hook = await ownedWebhook(trx, deps, actor, original.webhookId, 'Delivery');

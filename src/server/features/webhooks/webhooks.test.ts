@@ -3,7 +3,7 @@ import { createArea, createCard, seedBoard } from '../../../../test/factories.js
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { FAILURE_LIMIT, FIRST_RETRY_MS } from './deliver.js';
 import { pruneDeliveries } from './retention.js';
-import { Receiver, verifySignature } from './testing.js';
+import { Receiver, verifySignature } from '../../../../test/webhook-receiver.js';
 
 const create = (t: TestContext, user: TestUser, payload: object) =>
   t.inject(user, { method: 'POST', url: '/api/data/webhook', payload });

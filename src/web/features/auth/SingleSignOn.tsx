@@ -2,12 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-
-interface SignInOptions {
-  password: boolean;
-  signup: boolean;
-  sso: { name: string } | null;
-}
+import type { SignInOptions } from '../../api/types';
 
 /** How this instance lets people in (password, sign-up, a single sign-on provider); fixed while it runs. */
 export function useSignInOptions() {
