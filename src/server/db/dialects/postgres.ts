@@ -20,6 +20,7 @@ export const postgres: Dialect = {
   name: 'postgres',
   label: 'PostgreSQL',
   true: true,
+  holdsLoop: false,
 
   open(url) {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, Client: PreparingClient });

@@ -14,6 +14,7 @@ export const sqlite: Dialect = {
   name: 'sqlite',
   label: 'SQLite',
   true: 1,
+  holdsLoop: true,
 
   open(url) {
     const file = url.replace(/^sqlite:(\/\/)?/, '');

@@ -218,12 +218,12 @@ type Step = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
 /**
  * What one step writes at most: cards (with their comments, attachments,
- * labels…), and history entries. On SQLite a step runs from start to commit
- * without the event loop getting a turn (its driver answers at once), so a
- * step also ends, once a run of cards is written, when it has taken
- * STEP_MS: on a loaded machine a step of 50 cards took up to 45 ms, and that
- * is what a request arriving meanwhile waited. On PostgreSQL the loop is free
- * while a step waits for the database; the bound keeps its transactions short.
+ * labels…), and history entries. Where a query holds the event loop
+ * (SQLite: its driver answers at once), a step runs from start to commit
+ * without the loop getting a turn, so it also ends, once a run of cards is
+ * written, when it has taken STEP_MS: on a loaded machine a step of 50 cards
+ * took up to 45 ms, and that is what a request arriving meanwhile waited.
+ * On PostgreSQL the loop is free while a step waits for the database.
  */
 const CARDS_PER_STEP = 50;
 const ROWS_PER_STEP = 250;
@@ -446,12 +446,13 @@ async function fillBoard(
     newCardIds.push(...ids);
     return run.length;
   };
+  const timed = deps.database.dialect.holdsLoop;
   for (let next = 0; next < plan.head.runs; ) {
     await step(async (trx) => {
       const began = performance.now();
       let written = 0;
       do written += await writeRun(trx, plan.run(next++));
-      while (next < plan.head.runs && written < CARDS_PER_STEP && performance.now() - began < STEP_MS);
+      while (next < plan.head.runs && written < CARDS_PER_STEP && !(timed && performance.now() - began >= STEP_MS));
     });
   }
   // The history, once every card, comment and attachment has its new id to point at.

@@ -7,6 +7,7 @@ import { multipart } from '../../../../test/multipart.js';
 import { uploadStore } from '../../files/store.js';
 import { rawZip } from '../../../../test/zip.js';
 import { importBounds } from './import-bounds.js';
+import { watchLoop } from '../../../../test/loop-watch.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -262,30 +263,10 @@ eachDialect('import bounds', (t) => {
 
   it('keeps answering /api/health within 200 ms while the largest allowed Trello import runs', async () => {
     const base = await t.listen();
-    const { monitorEventLoopDelay, PerformanceObserver } = await import('node:perf_hooks');
-    const dc = await import('node:diagnostics_channel');
-    const g = globalThis as any;
-    g.__steps = []; g.__marks = [];
-    const gcs: Array<{ at: number; ms: number; kind: number }> = [];
-    const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push({ at: e.startTime, ms: e.duration, kind: (e as any).detail?.kind }); });
-    obs.observe({ entryTypes: ['gc'] });
-    const stalls: Array<{ at: number; ms: number }> = [];
-    const fs = await import('node:fs');
-    const cpu = () => { const f = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
-    let last = performance.now();
-    let lastCpu = cpu();
-    const ticker = setInterval(() => { const now = performance.now(); const c = cpu(); if (now - last > 40) stalls.push({ at: last, ms: Math.round(now - last), cpu: c - lastCpu } as any); last = now; lastCpu = c; }, 5);
-    const starts = new WeakMap<object, number>();
-    const server: Array<{ at: number; ms: number }> = [];
-    const onStart = ({ request }: any) => { if (request.url === '/api/health') starts.set(request, performance.now()); };
-    const onFinish = ({ request }: any) => { const s = starts.get(request); if (s !== undefined) server.push({ at: s, ms: performance.now() - s }); };
-    dc.subscribe('http.server.request.start', onStart);
-    dc.subscribe('http.server.response.finish', onFinish);
-    const eld = monitorEventLoopDelay({ resolution: 5 });
-    const T0 = performance.now();
     const body = multipart([
       { name: 'file', filename: 'trello.json', type: 'application/json', data: JSON.stringify(trelloExport(LARGEST)) },
     ]);
+    const watch = watchLoop('/api/health');
     let finished = false;
     const importing = fetch(`${base}/api/data/board-import`, {
       method: 'POST',
@@ -294,24 +275,16 @@ eachDialect('import bounds', (t) => {
     }).finally(() => {
       finished = true;
     });
-    const answers: Array<{ status: number; ms: number; at?: number }> = [];
+    const answers: Array<{ status: number; ms: number }> = [];
     while (!finished) {
       const start = performance.now();
       const res = await fetch(`${base}/api/health`);
       await res.arrayBuffer();
-      answers.push({ status: res.status, ms: Math.round(performance.now() - start), at: Math.round(start - T0) });
+      answers.push({ status: res.status, ms: Math.round(performance.now() - start) });
     }
     const res = await importing;
+    const loop = watch.stop();
     const result: Json = await res.json();
-    clearInterval(ticker); obs.disconnect(); dc.unsubscribe('http.server.request.start', onStart); dc.unsubscribe('http.server.response.finish', onFinish);
-    const r = (x: number) => Math.round(x - T0);
-    const steps = g.__steps as Array<{ at: number; ms: number }>;
-    const sm = steps.map((s) => s.ms).sort((a, b) => a - b);
-    console.info(JSON.stringify({ dialect: t.dialect, marks: g.__marks.map(([n, a]: any) => [n, r(a)]), steps: steps.length, stepMedian: sm[sm.length >> 1], stepMax: sm.at(-1), stepP95: sm[Math.floor(sm.length * 0.95)], firstStep: steps[0] && r(steps[0].at), lastStep: steps.at(-1) && r(steps.at(-1)!.at),
-      bigSteps: steps.filter((s) => s.ms > 30).map((s) => [r(s.at), Math.round(s.ms)]),
-      gcsBig: gcs.filter((x) => x.ms > 10).map((x) => [r(x.at), Math.round(x.ms), x.kind]), gcTotal: Math.round(gcs.reduce((a, x) => a + x.ms, 0)),
-      stalls: stalls.map((s: any) => [r(s.at), s.ms, s.cpu]), serverMax: Math.round(Math.max(...server.map((s) => s.ms))), serverSlow: server.filter((s) => s.ms > 50).map((s) => [r(s.at), Math.round(s.ms)]),
-      slowAnswers: answers.filter((a) => a.ms > 100) }));
     expect(res.status, JSON.stringify(result)).toBe(200);
     expect(result.report.imported).toMatchObject({
       areas: LARGEST.lists,
@@ -321,15 +294,16 @@ eachDialect('import bounds', (t) => {
     });
     expect(answers.length).toBeGreaterThan(20);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    // The import never holds the loop near 200 ms (its longest turn is ~60 ms); on a quiet
-    // machine every answer is within it. Two cores shared with another test file (and a
-    // garbage collection) can still delay a few answers a little past it, so the test asks
-    // for 95 % of answers within 200 ms and none near a second: the 5 s stalls it guards against fail both.
-    const slow = answers.filter((a) => a.ms >= 200);
-    expect(slow.length, JSON.stringify(slow)).toBeLessThanOrEqual(Math.floor(answers.length * 0.05));
-    expect(answers.filter((a) => a.ms >= 1000)).toEqual([]);
+    const slowest = Math.max(...loop.answers.map((a) => a.own));
     console.info(
-      `health during the largest import: ${answers.length} answers, ${slow.length} at 200 ms or more, slowest ${Math.max(...answers.map((a) => a.ms))} ms`,
+      `health during the largest import (${t.dialect}): ${answers.length} answers, slowest ${Math.max(...answers.map((a) => a.ms))} ms ` +
+        `at the client; in the server slowest ${Math.round(slowest)} ms (${Math.round(Math.max(...loop.answers.map((a) => a.onClock)))} ms on the clock); ` +
+        `longest loop turn ${Math.round(loop.longestTurn)} ms (${Math.round(loop.longestTurnOnClock)} ms on the clock, event-loop delay max ${Math.round(loop.delayMax)} ms)`,
     );
+    // An answer waits at most for the loop's longest turn (the request arriving in it), then for its
+    // own handling. Both are measured in the server and without the time its thread waited for a CPU:
+    // that is the machine's load (other test files on two cores), not the import's.
+    expect(loop.answers.length).toBe(answers.length);
+    expect(loop.longestTurn + slowest).toBeLessThan(200);
   }, 300_000);
 });
