@@ -9,7 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
  * What the process does not decide: on a machine shared with other work, a
  * thread ready to run can wait on the run queue for hundreds of milliseconds.
  */
-function waitedForCpu(): number {
+export function waitedForCpu(): number {
   try {
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
   } catch {
