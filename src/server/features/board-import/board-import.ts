@@ -69,7 +69,7 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
   try {
     // A Trello export (plain JSON, or the one JSON file of a zip) is converted to a board file first.
     // The parse, the checks and the conversion run in a worker thread: the event loop that answers
-    // requests only takes the result in small pieces, then writes it in short steps.
+    // requests gets the cards as bytes, and parses a run of them only to write it, in short steps.
     const people = await peopleKnownTo(deps.database.db, actor.id);
     let source: PrepareInput['source'];
     if (await isPlainJson(upload)) {
@@ -447,7 +447,7 @@ async function fillBoard(
     return run.length;
   };
   const timed = deps.database.dialect.holdsLoop;
-  for (let next = 0; next < plan.head.runs; ) {
+  for (let next = 0; next < plan.head.runs;) {
     await step(async (trx) => {
       const began = performance.now();
       let written = 0;

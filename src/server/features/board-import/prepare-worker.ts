@@ -23,7 +23,7 @@ async function run({ id, input }: Request): Promise<void> {
     send({ kind: 'head', head, ...(report ? { report } : {}) });
     for (const cards of runs) {
       const bytes = encoder.encode(JSON.stringify(cards));
-      send({ kind: 'run', bytes }, [bytes.buffer as ArrayBuffer]);
+      send({ kind: 'run', bytes }, [bytes.buffer]);
     }
     send({ kind: 'done' });
   } catch (error) {
