@@ -1,31 +1,65 @@
 import diagnostics from 'node:diagnostics_channel';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 /**
- * Milliseconds the calling thread has so far waited for a CPU while it could
- * run (Linux's /proc/thread-self/schedstat); 0 where that cannot be read.
- * What the process does not decide: on a machine shared with other work, a
- * thread ready to run can wait on the run queue for hundreds of milliseconds.
+ * Where the process's time went so far, in ms: how long the calling thread
+ * (the event loop's) ran on a CPU, and how long all the process's threads
+ * together waited for one while they could run (Linux's schedstat; zeros
+ * elsewhere). The waits are what the process does not decide: on a machine
+ * shared with other work, a thread ready to run can wait hundreds of
+ * milliseconds, and the loop waits with it when it is a thread the loop
+ * needs (the garbage collector's helpers, which the loop waits for in a pause).
  */
-export function waitedForCpu(): number {
+export function cpuTimes(): { ran: number; waited: number } {
   try {
-    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+    const read = (file: string) =>
+      readFileSync(file, 'utf8')
+        .split(' ')
+        .map((n) => Number(n) / 1e6);
+    const [ran] = read('/proc/thread-self/schedstat');
+    let waited = 0;
+    for (const task of readdirSync('/proc/self/task')) {
+      try {
+        waited += read(`/proc/self/task/${task}/schedstat`)[1]!;
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+    return { ran: ran!, waited };
   } catch {
-    return 0;
+    return { ran: 0, waited: 0 };
   }
 }
 
+/** Time measured over a stretch: on the clock, less the waits for a CPU (`own`), and the loop's thread on a CPU. */
+export interface Span {
+  onClock: number;
+  own: number;
+  onCpu: number;
+}
+
+/** Starts measuring a span; call the answer at its end. */
+export function span(): () => Span {
+  const start = performance.now();
+  const before = cpuTimes();
+  return () => {
+    const onClock = performance.now() - start;
+    const after = cpuTimes();
+    return { onClock, own: onClock - (after.waited - before.waited), onCpu: after.ran - before.ran };
+  };
+}
+
 export interface LoopFigures {
-  /** The longest the event loop took to come back to a 5 ms timer, less the time its thread waited for a CPU meanwhile. */
-  longestTurn: number;
-  /** The same, as the clock saw it. */
-  longestTurnOnClock: number;
+  /** The event loop's longest turn (its delay coming back to a 5 ms timer). */
+  longestTurn: Span;
+  /** The longest garbage collection pause (as the clock saw it). */
+  longestGc: number;
   /** `monitorEventLoopDelay`'s largest delay (as the clock saw it). */
   delayMax: number;
-  /** Each answer to the watched path, from the request's arrival in the server to its answer: as the clock saw it, and less the waits for a CPU. */
-  answers: Array<{ onClock: number; own: number }>;
+  /** Each answer to the watched path, from the request's arrival in the server to its answer. */
+  answers: Span[];
 }
 
 /**
@@ -35,41 +69,41 @@ export interface LoopFigures {
  */
 export function watchLoop(path: string): { stop(): LoopFigures } {
   const tick = 5;
-  let longestTurn = 0;
-  let longestTurnOnClock = 0;
-  let last = performance.now();
-  let lastWaited = waitedForCpu();
+  let longestTurn: Span = { onClock: 0, own: 0, onCpu: 0 };
+  let turn = span();
   const timer = setInterval(() => {
-    const now = performance.now();
-    const waited = waitedForCpu();
-    longestTurnOnClock = Math.max(longestTurnOnClock, now - last - tick);
-    longestTurn = Math.max(longestTurn, now - last - tick - (waited - lastWaited));
-    last = now;
-    lastWaited = waited;
+    const { onClock, own, onCpu } = turn();
+    turn = span();
+    const late = { onClock: onClock - tick, own: own - tick, onCpu };
+    if (Math.max(late.own, late.onCpu) > Math.max(longestTurn.own, longestTurn.onCpu)) longestTurn = late;
   }, tick);
+  let longestGc = 0;
+  const collections = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longestGc = Math.max(longestGc, entry.duration);
+  });
+  collections.observe({ entryTypes: ['gc'] });
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  const arrived = new WeakMap<IncomingMessage, { at: number; waited: number }>();
-  const answers: LoopFigures['answers'] = [];
+  const arrived = new WeakMap<IncomingMessage, () => Span>();
+  const answers: Span[] = [];
   const onStart = (message: unknown) => {
     const { request } = message as { request: IncomingMessage };
-    if (request.url === path) arrived.set(request, { at: performance.now(), waited: waitedForCpu() });
+    if (request.url === path) arrived.set(request, span());
   };
   const onFinish = (message: unknown) => {
-    const start = arrived.get((message as { request: IncomingMessage }).request);
-    if (!start) return;
-    const onClock = performance.now() - start.at;
-    answers.push({ onClock, own: onClock - (waitedForCpu() - start.waited) });
+    const end = arrived.get((message as { request: IncomingMessage }).request);
+    if (end) answers.push(end());
   };
   diagnostics.subscribe('http.server.request.start', onStart);
   diagnostics.subscribe('http.server.response.finish', onFinish);
   return {
     stop() {
       clearInterval(timer);
+      collections.disconnect();
       delay.disable();
       diagnostics.unsubscribe('http.server.request.start', onStart);
       diagnostics.unsubscribe('http.server.response.finish', onFinish);
-      return { longestTurn, longestTurnOnClock, delayMax: delay.max / 1e6, answers };
+      return { longestTurn, longestGc, delayMax: delay.max / 1e6, answers };
     },
   };
 }

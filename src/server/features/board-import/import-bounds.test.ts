@@ -7,7 +7,7 @@ import { multipart } from '../../../../test/multipart.js';
 import { uploadStore } from '../../files/store.js';
 import { rawZip } from '../../../../test/zip.js';
 import { importBounds } from './import-bounds.js';
-import { waitedForCpu, watchLoop } from '../../../../test/loop-watch.js';
+import { span, watchLoop, type Span } from '../../../../test/loop-watch.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -275,15 +275,13 @@ eachDialect('import bounds', (t) => {
     }).finally(() => {
       finished = true;
     });
-    /** Each answer: its status, its round trip, and the round trip less the time this thread waited for a CPU. */
-    const answers: Array<{ status: number; ms: number; own: number }> = [];
+    /** Each answer: its status and its round trip. */
+    const answers: Array<{ status: number } & Span> = [];
     while (!finished) {
-      const start = performance.now();
-      const waited = waitedForCpu();
+      const end = span();
       const res = await fetch(`${base}/api/health`);
       await res.arrayBuffer();
-      const ms = performance.now() - start;
-      answers.push({ status: res.status, ms, own: ms - (waitedForCpu() - waited) });
+      answers.push({ status: res.status, ...end() });
     }
     const res = await importing;
     const loop = watch.stop();
@@ -297,20 +295,23 @@ eachDialect('import bounds', (t) => {
     });
     expect(answers.length).toBeGreaterThan(20);
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    const max = (values: number[]) => Math.round(Math.max(...values));
+    const slowest = (spans: Span[]) =>
+      (['own', 'onCpu', 'onClock'] as const).map((k) => Math.round(Math.max(...spans.map((x) => x[k]))));
+    const [client, server, turn] = [slowest(answers), slowest(loop.answers), slowest([loop.longestTurn])];
     console.info(
-      `health during the largest import (${t.dialect}): ${answers.length} answers; slowest ${max(answers.map((a) => a.own))} ms ` +
-        `(${max(answers.map((a) => a.ms))} ms on the clock); in the server ${max(loop.answers.map((a) => a.own))} ms ` +
-        `(${max(loop.answers.map((a) => a.onClock))} ms); longest loop turn ${Math.round(loop.longestTurn)} ms ` +
-        `(${Math.round(loop.longestTurnOnClock)} ms; event-loop delay max ${Math.round(loop.delayMax)} ms)`,
+      `health during the largest import (${t.dialect}): ${answers.length} answers; ms without CPU waits / on a CPU / on the clock: ` +
+        `slowest answer ${client.join(' / ')}, in the server ${server.join(' / ')}, longest loop turn ${turn.join(' / ')}; ` +
+        `event-loop delay max ${Math.round(loop.delayMax)} ms, longest garbage collection ${Math.round(loop.longestGc)} ms`,
     );
     // The client and the server share this thread: an answer's round trip is the loop's delay before
     // the request is read, the server's handling, and the client's own turn. Each is counted without
-    // the time the thread waited for a CPU: that is the machine's load (other test files on two
-    // cores), which no service decides, not the import's.
+    // the time the process's threads waited for a CPU: that is the machine's load (other test files
+    // on two cores), which no service decides, not the import's. The loop's own time on a CPU is
+    // held to the same bound, so no waiting subtracted can hide work of the import's.
     expect(loop.answers.length).toBe(answers.length);
-    expect(answers.filter((a) => a.own >= 200)).toEqual([]);
-    expect(loop.answers.filter((a) => a.own >= 200)).toEqual([]);
-    expect(loop.longestTurn).toBeLessThan(200);
+    const late = (spans: Span[]) => spans.filter((x) => x.own >= 200 || x.onCpu >= 200);
+    expect(late(answers)).toEqual([]);
+    expect(late(loop.answers)).toEqual([]);
+    expect(late([loop.longestTurn])).toEqual([]);
   }, 300_000);
 });
