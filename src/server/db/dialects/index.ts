@@ -23,6 +23,12 @@ export interface Dialect {
    * account-announcements.ts): then nobody else announces it again.
    */
   readonly announcesSessionEnds: boolean;
+  /**
+   * Whether a query holds the event loop until it has answered (SQLite's
+   * driver runs in the process): a long run of writes is then cut by time,
+   * not only by size, so that requests meanwhile wait milliseconds.
+   */
+  readonly holdsLoop: boolean;
 
   /** Opens the requests' connection (SQLite) or pool (PostgreSQL). */
   open(url: string): Db;

@@ -22,6 +22,7 @@ export const postgres: Dialect = {
   label: 'PostgreSQL',
   announcesSessionEnds: true,
   true: true,
+  holdsLoop: false,
 
   open(url) {
     const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes, Client: PreparingClient });

@@ -17,6 +17,7 @@ export const sqlite: Dialect = {
   label: 'SQLite',
   announcesSessionEnds: false,
   true: 1,
+  holdsLoop: true,
 
   open(url) {
     const file = url.replace(/^sqlite:(\/\/)?/, '');

@@ -22,6 +22,8 @@ import * as repo from './board-import.repository.js';
 import { peopleKnownTo } from './trello.js';
 import type { PrepareInput } from './prepare.js';
 import { prepareInWorker } from './prepare-in-worker.js';
+import { planInMemory, type BoardPlan, type FileCard, type PlacedCard, type PlanHead } from './board-plan.js';
+import { pacer } from './pacing.js';
 import { SORT_STEP } from '../cards/ordering.js';
 import { BadZip, SafeZip, UNTRUSTED, type ZipLimits } from '../../zip/reader.js';
 
@@ -35,8 +37,6 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
   /** The largest board file (it is read whole, and parsed: several times its size in memory). */
   boardFileBytes: 32 * MB,
 };
-
-type FileCard = BoardFileInput['areas'][number]['cards'][number];
 
 /**
  * Recreates one board from a board export, owned by the caller: new ids; the
@@ -62,7 +62,7 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
   try {
     // A Trello export (plain JSON, or the one JSON file of a zip) is converted to a board file first.
     // The parse, the checks and the conversion run in a worker thread: the event loop that answers
-    // requests only takes the result in small pieces, then writes it in short steps.
+    // requests gets the cards as bytes, and parses a run of them only to write it, in short steps.
     const people = await peopleKnownTo(deps.database.db, actor.id);
     let source: PrepareInput['source'];
     if (await isPlainJson(upload)) {
@@ -72,9 +72,9 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
       zip = await SafeZip.open(upload, importLimits.zip);
       source = { text: await readBoardJson(zip) };
     }
-    const { file, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, now: nowIso() });
-    const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
-    const board = await writeInSteps(deps, actor, file, files);
+    const { plan, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, now: nowIso() });
+    const files = zip ? await storeFiles(zip, plan.head, store, written) : noFiles();
+    const board = await writeInSteps(deps, actor, plan, files);
     return report ? { board, report } : { board };
   } catch (error) {
     await store.remove(written);
@@ -121,7 +121,7 @@ export interface StoredFiles {
 }
 
 /** Copies the attachments and pictures the board file names into the upload store, before any row is written. */
-async function storeFiles(zip: SafeZip, file: BoardFileInput, store: FileStore, written: string[]): Promise<StoredFiles> {
+async function storeFiles(zip: SafeZip, head: PlanHead, store: FileStore, written: string[]): Promise<StoredFiles> {
   const limitBytes = importLimits.zip.maxTotalBytes ?? Number.MAX_SAFE_INTEGER;
   const copy = async (entry: Entry, extension: (head: Buffer) => string | null) => {
     try {
@@ -139,18 +139,14 @@ async function storeFiles(zip: SafeZip, file: BoardFileInput, store: FileStore, 
     }
   };
   const attachments = new Map<string, { storedName: string; size: number }>();
-  for (const area of file.areas) {
-    for (const card of area.cards) {
-      for (const attachment of card.attachments) {
-        const entry = attachment.file === null ? undefined : zip.entries.get(attachment.file);
-        if (!entry || attachments.has(entry.fileName)) continue;
-        const saved = await copy(entry, () => extensionOf(attachment.filename));
-        if (saved) attachments.set(entry.fileName, { storedName: saved.storedName, size: saved.size });
-      }
-    }
+  for (const attachment of head.attachmentFiles) {
+    const entry = zip.entries.get(attachment.file);
+    if (!entry || attachments.has(entry.fileName)) continue;
+    const saved = await copy(entry, () => extensionOf(attachment.filename));
+    if (saved) attachments.set(entry.fileName, { storedName: saved.storedName, size: saved.size });
   }
   const pictures = new Map<string, { storedName: string; filetype: string; size: number }>();
-  for (const path of new Set(Object.values(file.images))) {
+  for (const path of new Set(Object.values(head.file.images))) {
     const entry = path === null ? undefined : zip.entries.get(path);
     if (!entry) continue;
     // Only real pictures become pictures: the type is told by the first bytes, as on upload.
@@ -170,22 +166,6 @@ class NotAPicture extends Error {}
 /** A board file that brings no files along (a Trello export, a template). */
 export const noFiles = (): StoredFiles => ({ attachments: new Map(), pictures: new Map() });
 
-/** Account id → name, for everyone the file names. */
-function namesInFile(file: BoardFileInput): Map<string, string> {
-  const names = new Map<string, string>();
-  const add = (person: { id: string | null; name: string | null } | null | undefined) => {
-    if (person?.id && person.name !== null && !names.has(person.id)) names.set(person.id, person.name);
-  };
-  add(file.board.owner);
-  for (const member of file.members) add(member);
-  for (const card of file.areas.flatMap((a) => a.cards)) {
-    for (const person of card.assignees) add(person);
-    for (const comment of card.comments) add(comment.author);
-    for (const entry of card.activity) add(entry.actor);
-  }
-  return names;
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -199,7 +179,7 @@ const PICTURE_ADDRESS = /^(?:https?:\/\/[^\s/]+(?:\/[^\s]*)?)?\/api\/data\/image
  * front, a path stays a path); longest first, so a full address is not cut
  * by its own path.
  */
-function addressRewriter(file: BoardFileInput, files: StoredFiles, baseUrl: string): (text: string) => string {
+function addressRewriter(file: PlanHead['file'], files: StoredFiles, baseUrl: string): (text: string) => string {
   const replacements: Array<[string, string]> = [];
   for (const [address, path] of Object.entries(file.images)) {
     // Only what an export writes there: a picture address (a stray short key would rewrite every word it matches).
@@ -230,13 +210,17 @@ function coverImage(image: string | null, rewrite: (text: string) => string, bas
 type Step = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
 /**
- * About how many cards (with their comments, attachments, labels…) one step
- * writes, and how many history entries: on SQLite a step holds the one
- * connection, so every other query waits for it; a few multi-row statements
- * of this size take a few milliseconds.
+ * What one step writes at most: cards (with their comments, attachments,
+ * labels…), and history entries. Where a query holds the event loop
+ * (SQLite: its driver answers at once), a step runs from start to commit
+ * without the loop getting a turn, so it also ends, once a run of cards is
+ * written, when it has taken STEP_MS: on a loaded machine a step of 50 cards
+ * took up to 45 ms, and that is what a request arriving meanwhile waited.
+ * On PostgreSQL the loop is free while a step waits for the database.
  */
 const CARDS_PER_STEP = 50;
 const ROWS_PER_STEP = 250;
+const STEP_MS = 10;
 
 /**
  * An import's writes, each step in a short transaction of its own with the
@@ -246,7 +230,7 @@ const ROWS_PER_STEP = 250;
  * records `board.created`; if any step fails, the board is deleted again
  * (everything on it goes with it).
  */
-async function writeInSteps(deps: ServiceDeps, actor: Actor, file: BoardFileInput, files: StoredFiles) {
+async function writeInSteps(deps: ServiceDeps, actor: Actor, plan: BoardPlan, files: StoredFiles) {
   const { db } = deps.database;
   let boardId: number | undefined;
   const step: Step = async (work) => {
@@ -255,7 +239,7 @@ async function writeInSteps(deps: ServiceDeps, actor: Actor, file: BoardFileInpu
     return out;
   };
   try {
-    const id = await fillBoard(step, deps, actor, file, files, (id) => {
+    const id = await fillBoard(step, deps, actor, plan, files, (id) => {
       boardId = id;
     });
     // The last step brings the board out on the new board's write path (its event, an Idempotency-Key's record).
@@ -282,7 +266,7 @@ export async function createBoard(scope: NewBoardScope, deps: ServiceDeps, file:
     (work) => work(scope.trx),
     deps,
     scope.actor,
-    file,
+    planInMemory(file),
     files,
     () => undefined,
   );
@@ -301,24 +285,19 @@ async function fillBoard(
   step: Step,
   deps: ServiceDeps,
   actor: Actor,
-  file: BoardFileInput,
+  plan: BoardPlan,
   files: StoredFiles,
   created: (boardId: number) => void,
 ) {
   const now = nowIso();
+  const { file } = plan.head;
   const rewrite = addressRewriter(file, files, deps.config.baseUrl);
-  const cards = file.areas.flatMap((a) => a.cards);
 
   // The new board's only member is the importer: only they may be linked as assignee or author.
   const isImporter = (id: string | null | undefined) => id === actor.id;
 
-  // Labels: those of the board, and any a card wears that the list missed; one per word.
-  const labelNames = new Map<string, string>();
-  for (const name of [...file.labels.map((l) => l.name), ...cards.flatMap((c) => c.labels)]) {
-    const trimmed = name.trim();
-    if (trimmed !== '' && !labelNames.has(trimmed.toLowerCase())) labelNames.set(trimmed.toLowerCase(), trimmed);
-  }
-  if (labelNames.size > MAX_LABELS) throw badRequest(`The board file uses more than ${MAX_LABELS} labels`);
+  // Labels: those of the board, and any a card wears that the list missed; one per word (see planBoard).
+  if (plan.head.labelNames.length > MAX_LABELS) throw badRequest(`The board file uses more than ${MAX_LABELS} labels`);
 
   const color = normalizeColor(file.board.color);
   const image = coverImage(file.board.image, rewrite, deps.config.baseUrl);
@@ -337,7 +316,7 @@ async function fillBoard(
       updatedAt: now,
     });
     created(row.id);
-    const labels = [...labelNames].map(([nameKey, name]) => ({ boardId: row.id, name, nameKey, createdAt: now }));
+    const labels = plan.head.labelNames.map((name) => ({ boardId: row.id, name, nameKey: name.toLowerCase(), createdAt: now }));
     const ids = await repo.insertLabels(trx, labels);
     labels.forEach((label, i) => labelIds.set(label.nameKey, ids[i]!));
     return row.id;
@@ -370,17 +349,15 @@ async function fillBoard(
     areaIds.push(...(await step((trx) => repo.insertAreas(trx, chunk))));
   }
 
-  // The cards in the file's order (area by area), each with its area's new id and its place in it.
-  const placed = file.areas.flatMap((area, areaIndex) =>
-    area.cards.map((card, cardIndex) => ({ card, areaId: areaIds[areaIndex]!, cardIndex })),
-  );
+  // The cards, run by run in the file's order (area by area), each with its area's new id and its place in it.
   const cardIds = new Map<number, number>();
   const commentIds = new Map<number, number>();
   const attachmentIds = new Map<number, number>();
+  /** The new cards' ids, in the runs' order. */
   const newCardIds: number[] = [];
-  for (let i = 0; i < placed.length; i += CARDS_PER_STEP) {
-    const chunk = placed.slice(i, i + CARDS_PER_STEP);
-    const cardRows = chunk.map(({ card, areaId, cardIndex }) => {
+  const writeRun = async (trx: Db, run: PlacedCard[]) => {
+    const cardRows = run.map(({ card, areaIndex, cardIndex }) => {
+      const areaId = areaIds[areaIndex]!;
       const dueDate = iso(card.dueDate);
       const rhythm = dueDate === null ? null : (card.repeatEvery ?? null);
       return {
@@ -399,71 +376,78 @@ async function fillBoard(
         updatedAt: now,
       };
     });
+    const ids = await repo.insertCards(trx, cardRows);
+    const wearing: Array<{ cardId: number; labelId: number }> = [];
+    const assigned: Array<{ cardId: number; userId: string; createdAt: string }> = [];
+    const reminding: Array<{ cardId: number; minutesBefore: number }> = [];
+    const comments: Array<{ old: number; row: Insertable<CommentTable> }> = [];
+    const attachments: Array<{ old: number; row: Insertable<AttachmentTable> }> = [];
+    run.forEach(({ card }, j) => {
+      const cardId = ids[j]!;
+      for (const labelId of new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase()))))
+        if (labelId !== undefined) wearing.push({ cardId, labelId });
+      for (const userId of new Set(card.assignees.map((p) => p.id)))
+        if (isImporter(userId)) assigned.push({ cardId, userId: actor.id, createdAt: now });
+      for (const minutes of [...new Set(card.reminders)].sort((x, y) => x - y))
+        reminding.push({ cardId, minutesBefore: minutes });
+      for (const comment of card.comments) {
+        const createdAt = iso(comment.createdAt)!;
+        comments.push({
+          old: comment.id,
+          row: {
+            cardId,
+            userId: isImporter(comment.author.id) ? actor.id : null,
+            authorName: comment.author.name,
+            content: rewrite(comment.content),
+            createdAt,
+            updatedAt: createdAt,
+          },
+        });
+      }
+      for (const attachment of card.attachments) {
+        const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
+        const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
+        attachments.push({
+          old: attachment.id,
+          row: {
+            cardId,
+            filename: safeFilename(attachment.filename),
+            filetype: normalizeType(attachment.filetype),
+            filesize: stored?.size ?? attachment.filesize,
+            storedName: stored?.storedName ?? null,
+            url,
+            userId: actor.id,
+            createdAt: iso(attachment.createdAt)!,
+          },
+        });
+      }
+    });
+    await repo.addCardLabels(trx, wearing);
+    await repo.addAssignees(trx, assigned);
+    await repo.addReminders(trx, reminding);
+    const commentRowIds = await repo.insertComments(
+      trx,
+      comments.map((c) => c.row),
+    );
+    comments.forEach((c, k) => commentIds.set(c.old, commentRowIds[k]!));
+    const attachmentRowIds = await repo.insertAttachments(
+      trx,
+      attachments.map((a) => a.row),
+    );
+    attachments.forEach((a, k) => attachmentIds.set(a.old, attachmentRowIds[k]!));
+    run.forEach(({ card }, j) => cardIds.set(card.id, ids[j]!));
+    newCardIds.push(...ids);
+    return run.length;
+  };
+  const timed = deps.database.dialect.holdsLoop;
+  for (let next = 0; next < plan.head.runs;) {
     await step(async (trx) => {
-      const ids = await repo.insertCards(trx, cardRows);
-      const wearing: Array<{ cardId: number; labelId: number }> = [];
-      const assigned: Array<{ cardId: number; userId: string; createdAt: string }> = [];
-      const reminding: Array<{ cardId: number; minutesBefore: number }> = [];
-      const comments: Array<{ old: number; row: Insertable<CommentTable> }> = [];
-      const attachments: Array<{ old: number; row: Insertable<AttachmentTable> }> = [];
-      chunk.forEach(({ card }, j) => {
-        const cardId = ids[j]!;
-        for (const labelId of new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase()))))
-          if (labelId !== undefined) wearing.push({ cardId, labelId });
-        for (const userId of new Set(card.assignees.map((p) => p.id)))
-          if (isImporter(userId)) assigned.push({ cardId, userId: actor.id, createdAt: now });
-        for (const minutes of [...new Set(card.reminders)].sort((x, y) => x - y))
-          reminding.push({ cardId, minutesBefore: minutes });
-        for (const comment of card.comments) {
-          const createdAt = iso(comment.createdAt)!;
-          comments.push({
-            old: comment.id,
-            row: {
-              cardId,
-              userId: isImporter(comment.author.id) ? actor.id : null,
-              authorName: comment.author.name,
-              content: rewrite(comment.content),
-              createdAt,
-              updatedAt: createdAt,
-            },
-          });
-        }
-        for (const attachment of card.attachments) {
-          const stored = attachment.file === null ? undefined : files.attachments.get(attachment.file);
-          const url = !stored && attachment.url && /^https?:\/\//i.test(attachment.url) ? attachment.url : null;
-          attachments.push({
-            old: attachment.id,
-            row: {
-              cardId,
-              filename: safeFilename(attachment.filename),
-              filetype: normalizeType(attachment.filetype),
-              filesize: stored?.size ?? attachment.filesize,
-              storedName: stored?.storedName ?? null,
-              url,
-              userId: actor.id,
-              createdAt: iso(attachment.createdAt)!,
-            },
-          });
-        }
-      });
-      await repo.addCardLabels(trx, wearing);
-      await repo.addAssignees(trx, assigned);
-      await repo.addReminders(trx, reminding);
-      const commentRowIds = await repo.insertComments(
-        trx,
-        comments.map((c) => c.row),
-      );
-      comments.forEach((c, k) => commentIds.set(c.old, commentRowIds[k]!));
-      const attachmentRowIds = await repo.insertAttachments(
-        trx,
-        attachments.map((a) => a.row),
-      );
-      attachments.forEach((a, k) => attachmentIds.set(a.old, attachmentRowIds[k]!));
-      chunk.forEach(({ card }, j) => cardIds.set(card.id, ids[j]!));
-      newCardIds.push(...ids);
+      const began = performance.now();
+      let written = 0;
+      do written += await writeRun(trx, plan.run(next++));
+      while (next < plan.head.runs && written < CARDS_PER_STEP && !(timed && performance.now() - began >= STEP_MS));
     });
   }
-
   // The history, once every card, comment and attachment has its new id to point at.
   const remap: Record<string, Map<number, number>> = {
     attachmentId: attachmentIds,
@@ -472,7 +456,7 @@ async function fillBoard(
     repeatedFrom: cardIds,
     duplicatedFrom: cardIds,
   };
-  const names = namesInFile(file);
+  const names = new Map(plan.head.names);
   const historyOf = (cardId: number, card: FileCard) =>
     card.activity.map((entry) => {
       let data = entry.data ?? null;
@@ -500,14 +484,19 @@ async function fillBoard(
         createdAt: iso(entry.createdAt)!,
       };
     });
+  if (!plan.head.history) return boardId;
+  // The runs are read again (only their history is wanted now), the loop getting its turn as they are.
+  const pace = pacer();
   let activity: Array<Insertable<CardActivityTable>> = [];
-  for (const [i, { card }] of placed.entries()) {
-    activity.push(...historyOf(newCardIds[i]!, card));
-    if (activity.length >= ROWS_PER_STEP || i === placed.length - 1) {
+  let k = 0;
+  for (let i = 0; i < plan.head.runs; i++) {
+    for (const { card } of plan.run(i)) activity.push(...historyOf(newCardIds[k++]!, card));
+    if (activity.length >= ROWS_PER_STEP || i === plan.head.runs - 1) {
       const chunk = activity;
       activity = [];
       if (chunk.length > 0) await step((trx) => repo.insertActivity(trx, chunk));
     }
+    await pace.pause();
   }
 
   return boardId;

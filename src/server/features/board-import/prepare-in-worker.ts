@@ -1,16 +1,13 @@
 import { Worker } from 'node:worker_threads';
-import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { ImportReport } from '../../../shared/api/board-import.js';
 import { BadZip } from '../../zip/reader.js';
-import type { Prepared, PrepareInput } from './prepare.js';
+import type { BoardPlan, PlacedCard, PlanHead } from './board-plan.js';
+import type { PrepareInput } from './prepare.js';
 
-type Area = BoardFileInput['areas'][number];
-
-/** What the worker sends for request `id`: the file without its areas, then each area and its cards in runs, then the end. */
+/** What the worker sends for request `id`: the plan's head, then each run of cards as JSON bytes, then the end. */
 export type Piece = { id: number } & (
-  | { kind: 'head'; file: BoardFileInput; report?: ImportReport }
-  | { kind: 'area'; area: Area }
-  | { kind: 'cards'; cards: Area['cards'] }
+  | { kind: 'head'; head: PlanHead; report?: ImportReport }
+  | { kind: 'run'; bytes: Uint8Array }
   | { kind: 'done' }
   | { kind: 'refused'; message: string }
   | { kind: 'failed'; message: string }
@@ -36,10 +33,17 @@ function startWorker(): Worker {
   return new Worker(boot, { eval: true });
 }
 
+/** A prepared import: its plan, and for a Trello export the conversion's report. */
+export interface PreparedPlan {
+  plan: BoardPlan;
+  report?: ImportReport;
+}
+
 interface Pending {
-  prepared?: Prepared;
-  area?: Area;
-  resolve(prepared: Prepared): void;
+  head?: PlanHead;
+  report?: ImportReport;
+  runs: Uint8Array[];
+  resolve(prepared: PreparedPlan): void;
   reject(error: Error): void;
 }
 
@@ -47,6 +51,7 @@ interface Pending {
 let worker: Worker | undefined;
 const pending = new Map<number, Pending>();
 let lastId = 0;
+const decoder = new TextDecoder();
 
 function theWorker(): Worker {
   if (worker) return worker;
@@ -65,18 +70,19 @@ function theWorker(): Worker {
     if (!p) return;
     switch (piece.kind) {
       case 'head':
-        p.prepared = { file: piece.file, ...(piece.report ? { report: piece.report } : {}) };
+        p.head = piece.head;
+        if (piece.report) p.report = piece.report;
         return;
-      case 'area':
-        p.area = piece.area;
-        p.prepared!.file.areas.push(piece.area);
+      case 'run':
+        p.runs.push(piece.bytes);
         return;
-      case 'cards':
-        p.area!.cards.push(...piece.cards);
-        return;
-      case 'done':
+      case 'done': {
         pending.delete(piece.id);
-        return p.resolve(p.prepared!);
+        const { runs } = p;
+        // A run is parsed when it is written (twice when there is history): until then it is bytes, off the heap.
+        const plan: BoardPlan = { head: p.head!, run: (i) => JSON.parse(decoder.decode(runs[i])) as PlacedCard[] };
+        return p.resolve({ plan, ...(p.report ? { report: p.report } : {}) });
+      }
       case 'refused':
         pending.delete(piece.id);
         return p.reject(new BadZip(piece.message));
@@ -93,14 +99,19 @@ function theWorker(): Worker {
 
 /**
  * Prepares an upload's board file (see prepareBoardFile) in the process's
- * import worker thread: the parse, the checks and the conversion hold that
- * thread, not the event loop that answers requests, which only puts the
- * pieces together as they arrive. Refuses (`BadZip`) as prepareBoardFile does.
+ * import worker thread: the parse, the checks, the conversion and the split
+ * into runs of cards (see planBoard) hold that thread, not the event loop
+ * that answers requests. That loop never holds the whole file: a run's cards
+ * become objects only while the run is written. (Taking the whole file in
+ * as objects cost the loop 60–120 ms turns: the port hands over every
+ * waiting message in one turn, and the garbage collector then copied the
+ * growing file through the young generation, 30–150 ms a pause.) Refuses
+ * (`BadZip`) as prepareBoardFile does.
  */
-export function prepareInWorker(input: PrepareInput): Promise<Prepared> {
+export function prepareInWorker(input: PrepareInput): Promise<PreparedPlan> {
   return new Promise((resolve, reject) => {
     const id = ++lastId;
-    pending.set(id, { resolve, reject });
+    pending.set(id, { runs: [], resolve, reject });
     const request: Request = { id, input };
     theWorker().postMessage(request);
   });
