@@ -23,8 +23,11 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The command line: `tavla <command>` (on the PATH) or `npx tavla <command>` run dist/server/cli.js through it.
+COPY --from=build /app/bin ./bin
 # The `node` user (uid 1000) of the base image runs the service and owns its data.
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data && chown node:node /data \
+ && ln -s /app/bin/tavla.mjs /usr/local/bin/tavla
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

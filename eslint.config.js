@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['scripts/*.mjs', 'bin/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

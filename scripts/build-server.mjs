@@ -1,4 +1,4 @@
-// `npm run build`'s server half: the service and the restore command bundled into `dist/server`.
+// `npm run build`'s server half: the service, the restore command and the command line bundled into `dist/server`.
 //
 // Why a bundle rather than tsc's one file per module: V8 keeps the source text
 // of every module it loads for as long as the process lives (lazy compilation
@@ -25,6 +25,8 @@ export async function buildServer(outdir = 'dist/server') {
     entryPoints: [
       'src/server/main.ts',
       'src/server/restore.ts',
+      // `npx tavla` in the container, where the sources are not (bin/tavla.mjs).
+      { in: 'src/server/cli/main.ts', out: 'cli' },
       // The import worker thread, started from beside the code that needs it (prepare-in-worker.ts).
       { in: 'src/server/features/board-import/prepare-worker.ts', out: 'import-worker' },
     ],

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,8 @@ describe('the built server bundle', () => {
   const outdir = path.join('dist', `test-bundle-${process.pid}-${Date.now()}`);
   const main = path.join(projectRoot, outdir, 'main.js');
   const restore = path.join(projectRoot, outdir, 'restore.js');
+  // What `tavla` runs in the container (bin/tavla.mjs, where the sources are not).
+  const cli = path.join(projectRoot, outdir, 'cli.js');
 
   beforeAll(async () => {
     await run(process.execPath, ['scripts/build-server.mjs', outdir], { cwd: projectRoot, timeout: 60_000 });
@@ -127,6 +129,22 @@ describe('the built server bundle', () => {
       expect(mcp.status).toBe(200);
       expect(await mcp.text()).toContain('"serverInfo"');
     });
+
+    it('runs the bundled command line on the running instance: its accounts, and a backup', async () => {
+      const env = {
+        ...process.env,
+        BASE_URL: server.url,
+        DATABASE_URL: databases[0]!.url,
+        DATA_DIR: databases[0]!.dataDir,
+        AUTH_SECRET: 'scale-out-secret-scale-out-secret-0123',
+      };
+      const listed = await run(process.execPath, [cli, 'user', 'list'], { cwd: projectRoot, env, timeout: 60_000 });
+      expect(listed.stdout).toMatch(/^scale@example\.test\tadmin\tconfirmed/);
+      const file = path.join(scratch, 'cli-backup.zip');
+      const backedUp = await run(process.execPath, [cli, 'backup', file], { cwd: projectRoot, env, timeout: 60_000 });
+      expect(backedUp.stdout).toMatch(/^Backup written/);
+      expect(readFileSync(file).subarray(0, 2).toString()).toBe('PK');
+    }, 60_000);
 
     it('restores its instance export into an empty database with the bundled restore command', async () => {
       const exported = await fetch(`${server.url}/api/data/export`, { headers: { 'x-api-key': key } });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth, type AccountHooks, type PasswordHashing } from './auth/auth.js';
-import { announceProfile } from './features/profile/announce.js';
+import { wireAccountHooks } from './account-hooks.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerSignInOptions } from './auth/sso.js';
@@ -35,7 +35,6 @@ import { healthRoutes } from './features/health/health.routes.js';
 import { profileRoutes } from './features/profile/avatar.routes.js';
 import { templateRoutes } from './features/templates/templates.routes.js';
 import { mentionRoutes } from './features/mentions/mentions.routes.js';
-import { forgetAvatar } from './features/profile/avatar.service.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { adminMailRoutes } from './features/admin-mail/admin-mail.routes.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -63,8 +62,6 @@ import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
 import { createReadCaches } from './access/read-caches.js';
 import { keepCachesFresh } from './access/cache-invalidation.js';
-import { removeOwnedBoards } from './features/boards/account-removal.js';
-import { endStandingAccess } from './features/reclaim/reclaim.service.js';
 import { projectRoot, serviceVersion } from './version.js';
 import { traceRequests } from './telemetry/http.js';
 
@@ -115,17 +112,7 @@ export async function buildApp({
     log: app.log,
     limits: new Limits(config.limits, database.db, clock),
   };
-  accountHooks.profileChanged = (user) => announceProfile(deps, user);
-  accountHooks.accountRemoving = (user) => removeOwnedBoards(deps, user.id);
-  accountHooks.accountRemoved = (user) => forgetAvatar(deps, user.image);
-  accountHooks.credentialsEnded = (ended) => {
-    // An ended session is announced once: by the database where it does so itself (to this process too; no cache
-    // here holds sessions, so nothing must go sooner). An account's end goes at once too: its cached key actors.
-    if (ended.sessionId !== undefined && database.dialect.announcesSessionEnds) return;
-    deps.bus.revoke(ended);
-  };
-  accountHooks.addressReclaimed = (user) => endStandingAccess(deps, user.id);
-  accountHooks.impersonated = (event) => app.log.warn(event, 'administrator impersonates an account');
+  wireAccountHooks(accountHooks, deps);
   app.decorate('deps', deps);
   const readCaches = createReadCaches(database, deps.bus);
   const stopInvalidation = keepCachesFresh(database.dialect, config.databaseUrl, readCaches.caches, app.log);

@@ -93,3 +93,43 @@ export async function markMailVerified(db: Db, dialect: Dialect, userId: string)
 export async function deleteAccount(db: Db, id: string): Promise<void> {
   await db.deleteFrom('user').where('id', '=', id).execute();
 }
+
+/** An account as the operator's list shows it. */
+export interface ListedAccount {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  emailVerified: boolean;
+  banned: boolean;
+  createdAt: string;
+}
+
+/** Every account, oldest first (the instance's first administrator at the top). */
+export async function listAccounts(db: Db): Promise<ListedAccount[]> {
+  const rows = await db
+    .selectFrom('user')
+    .select(['id', 'email', 'name', 'role', 'emailVerified', 'banned', 'createdAt'])
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role ?? 'user',
+    emailVerified: row.emailVerified === true || row.emailVerified === 1,
+    banned: row.banned === true || row.banned === 1,
+    createdAt: new Date(row.createdAt).toISOString(),
+  }));
+}
+
+/** How many accounts hold the administrator role. */
+export async function adminCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('user')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

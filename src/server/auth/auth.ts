@@ -138,9 +138,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           return;
         }
         if (ctx.path !== '/admin/set-user-password') return;
-        const { userId } = ctx.body as { userId: string };
-        await ctx.context.internalAdapter.deleteUserSessions(userId);
-        await hooks.addressReclaimed?.({ id: userId });
+        await passwordSetByOperator(ctx.context, hooks, (ctx.body as { userId: string }).userId);
       }),
     },
     rateLimit: betterAuthRateLimit(config.limits),
@@ -218,6 +216,21 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+export type AuthContext = Awaited<Auth['$context']>;
+
+/**
+ * A password someone else set for the account (an administrator through the
+ * API, the operator through the command line): its sessions end, and what it
+ * handed out, as after a reset by mail.
+ */
+export async function passwordSetByOperator(
+  context: Pick<AuthContext, 'internalAdapter'>,
+  hooks: AccountHooks,
+  userId: string,
+): Promise<void> {
+  await context.internalAdapter.deleteUserSessions(userId);
+  await hooks.addressReclaimed?.({ id: userId });
+}
 
 /** The session that is changing its account's password, during that change. */
 function changingSessionId(ctx: GenericEndpointContext | null): string | undefined {

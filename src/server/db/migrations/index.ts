@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { columnTypes, type DialectName } from '../dialect.js';
 import * as accounts from './0001_accounts.js';
 import * as boards from './0002_boards.js';
@@ -61,16 +61,42 @@ export async function migrate(
   dialect: DialectName | { name: DialectName },
   upTo?: string,
 ): Promise<void> {
-  const t = columnTypes(typeof dialect === 'string' ? dialect : dialect.name);
-  const migrations: Record<string, Migration> = {};
-  for (const [name, step] of Object.entries(steps)) {
-    migrations[name] = { up: (trx) => step.up(trx, t) };
-  }
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+  const migrator = migratorFor(db, dialect);
   const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : 'see the log above';
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+function migratorFor(db: Kysely<any>, dialect: DialectName | { name: DialectName }): Migrator {
+  const t = columnTypes(typeof dialect === 'string' ? dialect : dialect.name);
+  const migrations: Record<string, Migration> = {};
+  for (const [name, step] of Object.entries(steps)) {
+    migrations[name] = { up: (trx) => step.up(trx, t) };
+  }
+  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+}
+
+/** Where the database's schema stands against this version's steps, without changing it. */
+export interface MigrationState {
+  /** Steps of this version not yet run on the database (all of them on an empty one). */
+  pending: string[];
+  /** Steps the database ran that this version does not know: a newer version migrated it. */
+  unknown: string[];
+}
+
+export async function migrationState(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
+  db: Kysely<any>,
+  dialect: DialectName | { name: DialectName },
+): Promise<MigrationState> {
+  const known = await migratorFor(db, dialect).getMigrations();
+  const pending = known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+  if (pending.length === known.length) return { pending, unknown: [] };
+  // The migrator's own table (kysely_migration), which exists once any step ran.
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  return { pending, unknown: rows.map((r) => r.name).filter((name) => !(name in steps)) };
 }
