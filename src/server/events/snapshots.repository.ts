@@ -31,9 +31,18 @@ export async function insertSnapshot(db: Db, boardId: number, version: number, s
     .execute();
 }
 
-/** The snapshots of a board, for rewriting them (an erasure). */
-export function snapshotsOf(db: Db, boardId: number) {
-  return db.selectFrom('board_snapshots').select(['id', 'state']).where('boardId', '=', boardId).execute();
+/**
+ * The board's snapshots that may hold these cards, for rewriting them (an
+ * erasure): a coarse textual prefilter (a card is stored as `{"id":…,"name"`)
+ * that spares parsing every snapshot of a busy board; the caller's parse decides.
+ */
+export function snapshotsHolding(db: Db, boardId: number, cardIds: readonly number[]) {
+  return db
+    .selectFrom('board_snapshots')
+    .select(['id', 'state'])
+    .where('boardId', '=', boardId)
+    .where((eb) => eb.or(cardIds.map((id) => eb('state', 'like', `%{"id":${id},"name"%`))))
+    .execute();
 }
 
 export async function rewriteSnapshot(db: Db, id: number, state: string): Promise<void> {

@@ -148,7 +148,7 @@ export function afterBatch(database: Database, boardId: number, from: number, to
 export async function scrubSnapshots(trx: Db, boardId: number, cardIds: readonly number[]): Promise<void> {
   if (cardIds.length === 0) return;
   const erased = new Set(cardIds);
-  for (const row of await repo.snapshotsOf(trx, boardId)) {
+  for (const row of await repo.snapshotsHolding(trx, boardId, cardIds)) {
     const state = JSON.parse(row.state) as BoardState;
     let changed = false;
     for (const area of state.areas) {

@@ -291,6 +291,13 @@ eachDialect('board history', (t) => {
     expect(history.entries[0]).toMatchObject({ name: 'card.updated', summary: 'a', actor: { id: owner.id } });
   });
 
+  it('documents its routes in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{ paths: Record<string, object> }>();
+    expect(Object.keys(doc.paths['/api/data/board-history']!)).toEqual(['get']);
+    expect(Object.keys(doc.paths['/api/data/board-at']!)).toEqual(['get']);
+    expect(Object.keys(doc.paths['/api/data/card-restore']!)).toEqual(['post']);
+  });
+
   it('forgets a card deleted for good in its snapshots and events', async () => {
     const owner = await t.signUp('Owner');
     const { board, cards } = await seedBoard(t, owner, { Todo: ['keep', 'erase me'] });
