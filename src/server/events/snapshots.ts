@@ -99,6 +99,11 @@ const based = new WeakMap<object, Set<number>>();
 /** Snapshots being taken, per database: a board's next batch does not start another. */
 const taking = new WeakMap<object, Set<number>>();
 
+/** Forgets which boards this process knew to have a snapshot, as a process starting afresh (after the upgrade) knows none. */
+export function forgetBases(database: Database): void {
+  based.delete(database);
+}
+
 function setOf(map: WeakMap<object, Set<number>>, key: object): Set<number> {
   let set = map.get(key);
   if (!set) map.set(key, (set = new Set()));

@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createCard, createLabel, invite, seedBoard, snapshot, updateCard } from '../../../../test/factories.js';
 import { eachDialect, type TestContext, type TestUser } from '../../../../test/harness.js';
-import { snapshotInterval } from '../../events/snapshots.js';
+import { forgetBases, snapshotInterval } from '../../events/snapshots.js';
 
 type Json = Record<string, unknown>;
 
@@ -289,6 +289,29 @@ eachDialect('board history', (t) => {
     expect(now.areas[1]!.cards[0]).toEqual({ ...past, labels: card.labels, sort: 0 });
     const history = (await t.inject(owner, { method: 'GET', url: `/api/data/board-history?boardId=${boardId}&limit=1` })).json();
     expect(history.entries[0]).toMatchObject({ name: 'card.updated', summary: 'a', actor: { id: owner.id } });
+  });
+
+  it('gives a board from before snapshots its first one with its next change: rebuildable from there, 410 before', async () => {
+    const owner = await t.signUp('Owner');
+    const { board, cards } = await seedBoard(t, owner, { Todo: ['a', 'b'] });
+    const boardId = board.id as number;
+    // As the upgrade finds a board: its events, no snapshot.
+    await t.db.deleteFrom('board_snapshots').where('boardId', '=', boardId).execute();
+    forgetBases(t.database);
+    const before = await shown(t, owner, boardId);
+    await updateCard(t, owner, cards.a!.id as number, { name: 'a2' });
+    const [base] = await until(
+      () => snapshotVersions(t, boardId),
+      (versions) => versions.length > 0,
+    );
+    expect(base).toBe(before.version + 1);
+    const after = await shown(t, owner, boardId);
+    await updateCard(t, owner, cards.b!.id as number, { name: 'b2', status: 1 });
+    expect((await boardAt(t, owner, boardId, after.version)).json()).toEqual(after);
+    expect((await boardAt(t, owner, boardId, after.version + 1)).json()).toEqual(await shown(t, owner, boardId));
+    const older = await boardAt(t, owner, boardId, before.version);
+    expect(older.statusCode).toBe(410);
+    expect(older.json().error).toEqual(expect.any(String));
   });
 
   it('documents its routes in the OpenAPI document', async () => {
