@@ -27,6 +27,7 @@ function changeKey(name: string): ChangeKey {
     'area.deleted': 'areaDeleted',
     'areas.reordered': 'areasReordered',
     'labels.changed': 'labelsChanged',
+    'board.created': 'boardCreated',
     redacted: 'redacted',
   };
   if (known[name]) return known[name];
