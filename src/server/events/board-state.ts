@@ -134,6 +134,10 @@ export function applyEvent(state: BoardState, event: StoredEvent): void {
     for (const area of state.areas)
       for (const card of area.cards)
         card.labels = card.labels.filter((l) => names.has(l.id)).map((l) => ({ id: l.id, name: names.get(l.id)! }));
+  } else if (is('member.removed', data)) {
+    // Someone leaving the board leaves its cards (their card.updated events say so too, when they come).
+    for (const area of state.areas)
+      for (const card of area.cards) card.assignees = card.assignees.filter((p) => p.id !== data.userId);
   } else if (is('person.updated', data)) {
     const { person } = data;
     for (const area of state.areas)
