@@ -136,7 +136,10 @@ async function main(): Promise<number> {
     void cleanup(2_000).finally(() => process.exit(code));
   };
   // Whatever happens, the run ends: the load has a fixed duration and every step a time limit; this is the backstop.
-  const watchdog = setTimeout(() => abort(2, 'the run took far longer than it should: stopping'), (seconds + 300) * 1000);
+  const watchdog = setTimeout(
+    () => abort(2, 'the run took far longer than it should: stopping'),
+    (seconds + 300 + (scenario.defaults.seedSeconds ?? 0)) * 1000,
+  );
   watchdog.unref();
   process.once('SIGINT', () => abort(130, 'interrupted: cleaning up'));
   process.once('SIGTERM', () => abort(143, 'terminated: cleaning up'));

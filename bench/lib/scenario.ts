@@ -62,7 +62,8 @@ export interface Scenario<Seed> {
   name: string;
   /** One line for `--help` and the report. */
   summary: string;
-  defaults: { connections: number; seconds: number };
+  /** `seedSeconds`: how much longer than the others its seeding may take before the watchdog stops the run. */
+  defaults: { connections: number; seconds: number; seedSeconds?: number };
   /** The same for both databases, or each its own (the issue sets PostgreSQL's apart for some). */
   budgets: Budget[] | Record<DbKind, Budget[]>;
   /** Creates the data through the HTTP API. */

@@ -8,6 +8,7 @@ import { mixed } from './mixed.js';
 import { move } from './move.js';
 import { paint } from './paint.js';
 import { read } from './read.js';
+import { rewind } from './rewind.js';
 import { scaleout } from './scaleout.js';
 import { search } from './search.js';
 
@@ -24,4 +25,5 @@ export const scenarios: Record<string, Scenario<unknown>> = {
   paint,
   ceiling,
   mixed,
+  rewind,
 };

@@ -12,6 +12,7 @@ import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
 import { EventBus } from './events/bus.js';
 import { activityRoutes } from './features/activity/activity.routes.js';
+import { historyRoutes } from './features/history/history.routes.js';
 import { boardExportRoutes } from './features/board-export/board-export.routes.js';
 import { boardImportRoutes } from './features/board-import/board-import.routes.js';
 import { instanceBackupRoutes } from './features/instance-backup/instance-backup.routes.js';
@@ -165,6 +166,7 @@ export async function buildApp({
       publicLinkRoutes(data, deps);
       archiveRoutes(data, deps);
       activityRoutes(data, deps);
+      historyRoutes(data, deps);
       boardExportRoutes(data, deps);
       instanceBackupRoutes(data, deps);
       boardImportRoutes(data, deps);

@@ -120,6 +120,15 @@ export interface BoardEventTable {
   createdAt: Timestamp;
 }
 
+export interface BoardSnapshotTable {
+  id: Generated<number>;
+  boardId: number;
+  version: number;
+  /** JSON text: the board's visible state at `version` (realtime/board-state.ts). */
+  state: string;
+  createdAt: Timestamp;
+}
+
 export interface AreaTable {
   id: Generated<number>;
   boardId: number;
@@ -304,6 +313,7 @@ export interface Schema {
   boards: BoardTable;
   board_members: BoardMemberTable;
   board_events: BoardEventTable;
+  board_snapshots: BoardSnapshotTable;
   areas: AreaTable;
   cards: CardTable;
   labels: LabelTable;

@@ -12,6 +12,7 @@ import { boardLock, eventRowsJson, insertEventRows, storedBoard, versionBump } f
 import { GroupCommit, heardCommit, type Queued } from './group-commit.js';
 import { changeWritten, storedHandler, type BoardFact, type BoardFactMap, type BoardFactName } from './subscribers.js';
 import { writeStep } from './write-record.js';
+import { afterBatch, snapshotPresent } from './snapshots.js';
 
 export interface WriteScope {
   trx: Db;
@@ -85,6 +86,9 @@ function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>
           for (const [id, { events }] of state.boards) if (events.length > 0) await storeEvents(trx, id, events, state.locked);
         },
         committed: (state) => {
+          for (const [id, { version, events }] of state.boards) {
+            if (events.length > 0) afterBatch(deps.database, id, events[0]!.version - 1, version, snapshotFailed(deps));
+          }
           for (const events of state.writes) {
             try {
               deps.bus.publish(events);
@@ -175,6 +179,8 @@ function changeOf(deps: Deps3, after: Array<() => Promise<void>>) {
     },
   };
 }
+
+const snapshotFailed = (deps: Deps3) => (error: unknown) => deps.log.error({ err: error }, 'a board snapshot failed');
 
 async function runAfter(deps: Deps3, after: ReadonlyArray<() => Promise<void>>): Promise<void> {
   for (const fn of after) await fn().catch((error: unknown) => deps.log.error({ err: error }, 'after-commit work failed'));
@@ -345,6 +351,8 @@ export async function createBoardWrite<T>(
     const audience = () => (read ??= boardAudience(trx, board.id));
     const events = await change.written({ trx, dialect, board, actor, audience });
     if (events.length > 0) await storeEvents(trx, board.id, events);
+    // Where the board's history starts: an imported board's cards came with no event of their own.
+    await snapshotPresent(trx, board.id);
     await record?.store(trx, result);
     return { result, events };
   });

@@ -1,6 +1,7 @@
 import type { BoardEvent } from '../../shared/events.js';
 import type { Db } from '../db/database.js';
 import { toIso } from '../db/dialect.js';
+import { pruneSnapshots, scrubSnapshots } from '../events/snapshots.js';
 import { deleteEventsBefore, eventRows, eventsMentioning, rewriteEvent } from './event-log.repository.js';
 
 /** How long the event log keeps a board's events for viewers to resume from. */
@@ -54,6 +55,7 @@ export async function redactEvents(trx: Db, boardId: number, erased: Erased): Pr
   const cards = new Set(erased.cardIds ?? []);
   const comments = new Set(erased.commentIds ?? []);
   if (cards.size === 0 && comments.size === 0) return;
+  await scrubSnapshots(trx, boardId, [...cards]);
   const rows = await eventsMentioning(trx, boardId, CONTENT_EVENTS, { ids: [...cards, ...comments], cardIds: [...cards] });
   for (const row of rows) {
     const data = JSON.parse(row.data) as {
@@ -77,5 +79,7 @@ export async function redactEvents(trx: Db, boardId: number, erased: Erased): Pr
 /** Forgets events older than the retention window; a viewer further behind reloads the board. */
 export async function pruneEvents(db: Db, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000).toISOString();
-  return deleteEventsBefore(db, cutoff);
+  const events = await deleteEventsBefore(db, cutoff);
+  await pruneSnapshots(db, cutoff);
+  return events;
 }

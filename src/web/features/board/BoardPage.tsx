@@ -22,6 +22,7 @@ import { boardBackground } from '../dashboard/BoardTile';
 import { ShareDialog } from '../sharing/ShareDialog';
 import { WebhooksDialog } from '../webhooks/WebhooksDialog';
 import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
+import { HistoryDialog } from '../history/HistoryDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import {
   areaDropOrder,
@@ -56,7 +57,7 @@ export function BoardPage() {
   const areasResult = useQuery(areasQuery(boardId));
   const areas = areasResult.data;
   const [moving, setMoving] = useState<CardListItem | null>(null);
-  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | null>(null);
+  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | 'history' | null>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const [matches, setMatches] = useState<CardMatcher | null>(null);
   const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
@@ -209,7 +210,16 @@ export function BoardPage() {
                   {t('board.archive')}
                 </MenuItem>
               )}
-              {(owner || writeAccess) && <MenuSeparator />}
+              <MenuItem
+                icon="clock"
+                onSelect={() => {
+                  close();
+                  setDialog('history');
+                }}
+              >
+                {t('history.menu')}
+              </MenuItem>
+              <MenuSeparator />
               <MenuItem
                 icon="download"
                 onSelect={() => {
@@ -312,6 +322,7 @@ export function BoardPage() {
       {dialog === 'share' && <ShareDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'webhooks' && <WebhooksDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'template' && <SaveTemplateDialog board={board} onClose={() => setDialog(null)} />}
+      {dialog === 'history' && <HistoryDialog board={board} writeAccess={writeAccess} onClose={() => setDialog(null)} />}
     </div>
   );
 }
