@@ -21,6 +21,7 @@ import * as exactlyOnce from './0009-idem-exactly-once.js';
 import * as searchOffMovePath from './0010-pgperf-search-off-move-path.js';
 import * as wipLimits from './0010-teams-area-wip-limits.js';
 import * as announceInTransaction from './0010-revoke-announce-in-transaction.js';
+import * as customFields from './0011-fields-custom-fields.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -47,6 +48,7 @@ const steps: Record<string, Step> = {
   '0010-pgperf-search-off-move-path': searchOffMovePath,
   '0010-teams-area-wip-limits': wipLimits,
   '0010-revoke-announce-in-transaction': announceInTransaction,
+  '0011-fields-custom-fields': customFields,
 };
 
 /**
