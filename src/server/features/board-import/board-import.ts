@@ -24,6 +24,7 @@ import { presentBoard } from '../boards/boards.presenter.js';
 import { deleteBoard, insertBoard, updateBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
+import { importedFields } from '../fields/imported.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as repo from './board-import.repository.js';
 import { peopleKnownTo } from './trello.js';
@@ -326,6 +327,10 @@ async function fillBoard(
     if (trimmed !== '' && !labelNames.has(trimmed.toLowerCase())) labelNames.set(trimmed.toLowerCase(), trimmed);
   }
   if (labelNames.size > MAX_LABELS) throw badRequest(`The board file uses more than ${MAX_LABELS} labels`);
+  // Custom fields and every card's values are checked before the first row is written.
+  const fields = importedFields(file.fields);
+  const values = cards.map((card) => fields.valuesOf(card.fields));
+  const fieldIds: number[] = [];
 
   const color = normalizeColor(file.board.color);
   const image = coverImage(file.board.image, rewrite, deps.config.baseUrl);
@@ -347,6 +352,12 @@ async function fillBoard(
     const labels = [...labelNames].map(([nameKey, name]) => ({ boardId: row.id, name, nameKey, createdAt: now }));
     const ids = await repo.insertLabels(trx, labels);
     labels.forEach((label, i) => labelIds.set(label.nameKey, ids[i]!));
+    fieldIds.push(
+      ...(await repo.insertFields(
+        trx,
+        fields.rows.map((f) => ({ ...f, boardId: row.id, createdAt: now })),
+      )),
+    );
     return row.id;
   });
 
@@ -413,8 +424,10 @@ async function fillBoard(
       const reminding: Array<{ cardId: number; minutesBefore: number }> = [];
       const comments: Array<{ old: number; row: Insertable<CommentTable> }> = [];
       const attachments: Array<{ old: number; row: Insertable<AttachmentTable> }> = [];
+      const valued: Array<{ cardId: number; fieldId: number; value: string }> = [];
       chunk.forEach(({ card }, j) => {
         const cardId = ids[j]!;
+        for (const { index, value } of values[i + j]!) valued.push({ cardId, fieldId: fieldIds[index]!, value });
         for (const labelId of new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase()))))
           if (labelId !== undefined) wearing.push({ cardId, labelId });
         for (const userId of new Set(card.assignees.map((p) => p.id)))
@@ -456,6 +469,7 @@ async function fillBoard(
       await repo.addCardLabels(trx, wearing);
       await repo.addAssignees(trx, assigned);
       await repo.addReminders(trx, reminding);
+      await repo.addFieldValues(trx, valued);
       const commentRowIds = await repo.insertComments(
         trx,
         comments.map((c) => c.row),
