@@ -22,6 +22,7 @@ import { boardBackground } from '../dashboard/BoardTile';
 import { ShareDialog } from '../sharing/ShareDialog';
 import { WebhooksDialog } from '../webhooks/WebhooksDialog';
 import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
+import { FieldsDialog } from '../fields/FieldsDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import {
   areaDropOrder,
@@ -56,7 +57,7 @@ export function BoardPage() {
   const areasResult = useQuery(areasQuery(boardId));
   const areas = areasResult.data;
   const [moving, setMoving] = useState<CardListItem | null>(null);
-  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | null>(null);
+  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | 'fields' | null>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const [matches, setMatches] = useState<CardMatcher | null>(null);
   const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
@@ -200,6 +201,17 @@ export function BoardPage() {
               )}
               {writeAccess && (
                 <MenuItem
+                  icon="tag"
+                  onSelect={() => {
+                    close();
+                    setDialog('fields');
+                  }}
+                >
+                  {t('fields.menu')}
+                </MenuItem>
+              )}
+              {writeAccess && (
+                <MenuItem
                   icon="archive"
                   onSelect={() => {
                     close();
@@ -312,6 +324,7 @@ export function BoardPage() {
       {dialog === 'share' && <ShareDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'webhooks' && <WebhooksDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'template' && <SaveTemplateDialog board={board} onClose={() => setDialog(null)} />}
+      {dialog === 'fields' && <FieldsDialog boardId={boardId} onClose={() => setDialog(null)} />}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import calendar from './calendar.json';
 import publiclink from './publiclink.json';
 import mywork from './mywork.json';
 import teams from './teams.json';
+import fields from './fields.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -35,5 +36,6 @@ const en = {
   ...publiclink,
   ...mywork,
   ...teams,
+  ...fields,
 };
 export default en;
