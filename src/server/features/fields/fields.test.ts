@@ -368,4 +368,14 @@ eachDialect('custom fields', (t) => {
     await remove(owner, field.id);
     expect((await viewer.next('event', (m) => m.name === 'field.deleted')).data).toEqual({ fieldId: field.id });
   });
+
+  it('is in the OpenAPI document, and card updates document fields', async () => {
+    const doc = (await t.inject(null, { method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>>;
+    }>();
+    expect(Object.keys(doc.paths['/api/data/field']!).sort()).toEqual(['delete', 'post', 'put']);
+    expect(Object.keys(doc.paths['/api/data/fields']!)).toEqual(['get']);
+    const update = doc.paths['/api/data/card']!.put!.requestBody!.content['application/json']!.schema;
+    expect(update.properties).toHaveProperty('fields');
+  });
 });
