@@ -82,5 +82,15 @@ describeE2E('custom fields', (e2e) => {
     await phone.page.getByRole('dialog').getByLabel('Size').waitFor();
     expect(await accessibilityProblems(phone.page, 'card dialog with fields at 390')).toEqual([]);
     await phone.context.close();
+
+    // In dark mode.
+    const dark = await e2e.newPage({ as: ada, colorScheme: 'dark' });
+    await dark.page.goto(`/board/${board.id}`);
+    await dark.page.locator('.card-field-badge').first().waitFor();
+    await dark.page.getByRole('button', { name: 'Board menu' }).click();
+    await dark.page.getByRole('menuitem', { name: 'Fields…' }).click();
+    await dark.page.getByRole('dialog', { name: 'Custom fields' }).waitFor();
+    expect(await accessibilityProblems(dark.page, 'fields dialog, dark')).toEqual([]);
+    await dark.context.close();
   }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { fieldsQuery } from '../../api/queries';
@@ -55,6 +55,8 @@ function FieldInput({
   const initial = field.type === 'date' ? dayOf(value) : value === undefined ? '' : String(value);
   const [text, setText] = useState(initial);
   const [invalid, setInvalid] = useState(false);
+  // Enter then leaving the field must not send the same value twice.
+  const sent = useRef(initial);
 
   if (field.type === 'checkbox') {
     return (
@@ -91,15 +93,22 @@ function FieldInput({
   }
 
   const commit = () => {
-    if (text === initial) return;
+    if (text === sent.current) return;
     const trimmed = text.trim();
+    sent.current = text;
     if (trimmed === '') return onChange(null);
     if (field.type === 'number') {
       const n = Number(trimmed);
-      if (!Number.isFinite(n)) return setInvalid(true);
+      if (!Number.isFinite(n)) {
+        sent.current = initial;
+        return setInvalid(true);
+      }
       return onChange(n);
     }
-    if (field.type === 'url' && !/^https?:\/\/\S+$/i.test(trimmed)) return setInvalid(true);
+    if (field.type === 'url' && !/^https?:\/\/\S+$/i.test(trimmed)) {
+      sent.current = initial;
+      return setInvalid(true);
+    }
     onChange(field.type === 'text' ? text : trimmed);
   };
   const type = { text: 'text', number: 'number', date: 'date', url: 'url' }[field.type];
