@@ -132,7 +132,9 @@ export async function snapshot(t: TestContext) {
       | 'card_reminders'
       | 'board_events'
       | 'board_members'
-      | 'board_invites',
+      | 'board_invites'
+      | 'custom_fields'
+      | 'card_field_values',
   >(
     table: T,
   ) =>
@@ -152,6 +154,8 @@ export async function snapshot(t: TestContext) {
     events: await all('board_events'),
     members: await all('board_members'),
     invites: await all('board_invites'),
+    fields: await all('custom_fields'),
+    fieldValues: await all('card_field_values'),
   };
 }
 

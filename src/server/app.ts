@@ -30,6 +30,7 @@ import { boardVersions } from './features/boards/boards.repository.js';
 import { cardRoutes } from './features/cards/cards.routes.js';
 import { commentRoutes } from './features/comments/comments.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
+import { fieldRoutes } from './features/fields/fields.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { publicLinkRoutes, publicViewRoutes } from './features/public-links/public-links.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -162,6 +163,7 @@ export async function buildApp({
       areaRoutes(data, deps);
       cardRoutes(data, deps);
       labelRoutes(data, deps);
+      fieldRoutes(data, deps);
       sharingRoutes(data, deps);
       publicLinkRoutes(data, deps);
       archiveRoutes(data, deps);

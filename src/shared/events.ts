@@ -3,6 +3,7 @@ import type { Attachment } from './api/attachments.js';
 import type { Board } from './api/boards.js';
 import type { Card, CardListItem } from './api/cards.js';
 import type { Comment } from './api/comments.js';
+import type { Field, FieldValue } from './api/fields.js';
 import type { Member } from './api/sharing.js';
 
 /**
@@ -24,13 +25,19 @@ export interface BoardEventMap {
   'area.deleted': { areaId: number };
   'areas.reordered': { areas: Area[] };
   'card.created': { card: Card };
-  'card.updated': { card: Card };
+  /** `fields`: the custom field values this change set (null: cleared), by field id; present when it set any. */
+  'card.updated': { card: Card; fields?: Record<string, FieldValue | null> };
   /** The card's own fields do not change in a move: a viewer moves the card it has to `newIndex` of `toAreaId`. */
   'card.moved': { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number };
   'card.archived': { cardId: number; areaId: number };
   'card.restored': { card: Card };
   'card.deleted': { cardId: number; areaId: number };
   'labels.changed': { labels: Array<{ id: number; name: string }> };
+  'field.created': { field: Field };
+  /** Renamed, new options, another place or `showOnCard`; a reorder tells each field whose place changed. */
+  'field.updated': { field: Field };
+  /** The field and every card's value for it are gone. */
+  'field.deleted': { fieldId: number };
   'member.added': { member: Member };
   'member.updated': { member: Member };
   'member.removed': { userId: string };
@@ -65,6 +72,9 @@ export const BOARD_EVENT_NAMES = [
   'card.restored',
   'card.deleted',
   'labels.changed',
+  'field.created',
+  'field.updated',
+  'field.deleted',
   'member.added',
   'member.updated',
   'member.removed',

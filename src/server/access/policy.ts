@@ -14,7 +14,7 @@ import type { BoardAccessCache, CachedArea } from './board-access-cache.js';
  * cannot read gets the same 404 body as a missing one of its kind, so the
  * kind of the id asked for, not the board, names the refusal.
  */
-export type Subject = 'Board' | 'Area' | 'Card' | 'Comment' | 'Attachment' | 'Image' | 'Webhook' | 'Delivery';
+export type Subject = 'Board' | 'Area' | 'Card' | 'Comment' | 'Attachment' | 'Image' | 'Webhook' | 'Delivery' | 'Field';
 
 export const missing = (subject: Subject) => notFound(`${subject} not found`);
 

@@ -173,6 +173,27 @@ export interface CardLabelTable {
   labelId: number;
 }
 
+export interface CustomFieldTable {
+  id: Generated<number>;
+  boardId: number;
+  name: string;
+  nameKey: string;
+  type: string;
+  /** JSON array of option names (select fields), else null. */
+  options: string | null;
+  /** 0 or 1. */
+  showOnCard: number;
+  sort: number;
+  createdAt: Timestamp;
+}
+
+export interface CardFieldValueTable {
+  cardId: number;
+  fieldId: number;
+  /** The value as JSON. */
+  value: string;
+}
+
 export interface CardAssigneeTable {
   id: Generated<number>;
   cardId: number;
@@ -318,6 +339,8 @@ export interface Schema {
   cards: CardTable;
   labels: LabelTable;
   card_labels: CardLabelTable;
+  custom_fields: CustomFieldTable;
+  card_field_values: CardFieldValueTable;
   card_assignees: CardAssigneeTable;
   card_reminders: CardReminderTable;
   board_invites: BoardInviteTable;

@@ -59,7 +59,7 @@ interface BatchState {
 }
 
 /** Events that leave the board row and its members as they were: after others, `remember` reads again. */
-const CONTENT_EVENT = /^(card|comment|attachment|area|areas|labels)\./;
+const CONTENT_EVENT = /^(card|comment|attachment|area|areas|labels|field)\./;
 
 type Deps3 = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 

@@ -1,12 +1,14 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { MAX_ID } from './common.js';
+import { FIELD_TYPES, MAX_FIELDS, MAX_FIELD_OPTIONS } from './fields.js';
 import { CARD_CONTENT_MAX_LENGTH, COMMENT_MAX_LENGTH } from '../limits.js';
 
 /**
  * The board file (`<id>-<name>.json` in a board export, `boards/<id>-<name>.json`
  * in an instance export): format `service.board`, version 1, the fields of
  * the spec's "Board file format" table plus `html` beside each Markdown
- * `content` and the card's `repeatEvery`.
+ * `content`, the card's `repeatEvery`, the board's custom `fields` and each
+ * card's `fields` values.
  *
  * Two variants from one definition:
  * - `BoardFile`: what an import accepts. Fields unknown to this version are
@@ -74,6 +76,20 @@ function build(strict: boolean) {
     attachments: Type.Array(Attachment),
     comments: Type.Array(Comment),
     activity: Type.Array(Activity),
+    fields: extra(
+      Type.Record(Type.String({ pattern: '^[0-9]{1,10}$' }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        maxProperties: MAX_FIELDS,
+        description: 'custom field values by the file’s field id',
+      }),
+    ),
+  });
+
+  const Field = object({
+    id: Type.Integer(),
+    name: Type.String({ minLength: 1, maxLength: 64 }),
+    type: Type.Enum(FIELD_TYPES),
+    options: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_FIELD_OPTIONS }),
+    showOnCard: Type.Boolean(),
   });
 
   const Area = object({
@@ -101,12 +117,13 @@ function build(strict: boolean) {
     }),
     members: Type.Array(object({ ...Person.properties, permission: Type.Enum(['read', 'edit']) })),
     labels: Type.Array(object({ id: Type.Integer(), name: Type.String({ minLength: 1, maxLength: 64 }) })),
+    fields: extra(Type.Array(Field, { maxItems: MAX_FIELDS, description: 'the board’s custom fields, in order' })),
     areas: Type.Array(Area, { description: 'in board order, archived ones included' }),
     images: Type.Record(Type.String({ maxLength: 2048 }), Type.Union([Text(1024), Type.Null()]), {
       description: 'each uploaded picture address used in a description, comment or cover → its path in the zip',
     }),
   });
-  return { BoardFile, Card, Area, Attachment, Comment, Activity, Person };
+  return { BoardFile, Card, Area, Attachment, Comment, Activity, Person, Field };
 }
 
 const open = build(false);
@@ -123,6 +140,7 @@ export type BoardFileArea = Static<typeof strict.Area>;
 export type BoardFileAttachment = Static<typeof strict.Attachment>;
 export type BoardFileComment = Static<typeof strict.Comment>;
 export type BoardFileActivity = Static<typeof strict.Activity>;
+export type BoardFileField = Static<typeof strict.Field>;
 export type BoardFileHead = Omit<BoardFile, 'areas' | 'images'>;
 /** What an import reads: the written shape with the optional extras possibly missing. */
 export type BoardFileInput = Static<typeof open.BoardFile>;

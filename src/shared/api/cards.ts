@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { CARD_CONTENT_MAX_LENGTH, CARD_NAME_MAX_LENGTH } from '../limits.js';
 import { RHYTHMS } from '../repeat.js';
 import { Id, NullableString } from './common.js';
+import { CardFields, CardFieldsUpdate } from './fields.js';
 
 export const Person = Type.Object({
   id: Type.String(),
@@ -39,6 +40,7 @@ export const CardListItem = Type.Object({
   assigneeImage: NullableString,
   assigneeType: NullableString,
   checklist: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
+  fields: CardFields,
 });
 export type CardListItem = Static<typeof CardListItem>;
 
@@ -82,5 +84,6 @@ export const CardUpdate = Type.Object({
   assignee: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
   reminders: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 525_600 }), { maxItems: 20 })),
   repeatEvery: Type.Optional(RepeatEvery),
+  fields: Type.Optional(CardFieldsUpdate),
 });
 export type CardUpdate = Static<typeof CardUpdate>;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_ID, NullableString } from './common.js';
 import { LabelRef } from './cards.js';
+import { CardFields } from './fields.js';
 
 const timeZone = { minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/]+$' } as const;
 /** An IANA time zone name (`Europe/Berlin`, `UTC`); the server also refuses a well-formed one it does not know. */
@@ -32,6 +33,7 @@ export const MyWorkCard = Type.Object({
   /** ISO 8601 UTC, or null. */
   dueDate: NullableString,
   labels: Type.Array(LabelRef),
+  fields: CardFields,
 });
 export type MyWorkCard = Static<typeof MyWorkCard>;
 

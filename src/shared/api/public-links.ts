@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { NullableString } from './common.js';
+import { CardFields, Field } from './fields.js';
 
 /** A board's public link as its owner sees it: the address only in the answer that made it. */
 export const PublicLinkState = Type.Object({
@@ -21,6 +22,7 @@ export const PublicCard = Type.Object({
   dueDate: NullableString,
   labels: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
   checklist: Type.Object({ done: Type.Integer(), total: Type.Integer() }),
+  fields: CardFields,
 });
 export type PublicCard = Static<typeof PublicCard>;
 
@@ -34,6 +36,7 @@ export const PublicBoard = Type.Object({
   }),
   version: Type.Integer({ description: 'rises with every change to the board' }),
   areas: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), cards: Type.Array(PublicCard) })),
+  fields: Type.Array(Field, { description: 'the custom fields the cards’ `fields` values belong to, in order' }),
 });
 export type PublicBoard = Static<typeof PublicBoard>;
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CardFields } from './fields.js';
 
 /** A card found by `GET /api/data/search`, with where it sits. */
 export const SearchHit = Type.Object({
@@ -7,5 +8,6 @@ export const SearchHit = Type.Object({
   boardId: Type.Integer(),
   boardName: Type.String(),
   areaName: Type.String(),
+  fields: CardFields,
 });
 export type SearchHit = Static<typeof SearchHit>;

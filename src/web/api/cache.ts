@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { keys, type BoardData } from './queries';
-import type { Area, Board, Card, CardListItem, Comment } from './types';
+import type { Area, Board, Card, CardListItem, Comment, Field } from './types';
 
 /**
  * Edits of the query cache shared by optimistic mutations and realtime events.
@@ -156,4 +156,29 @@ export function invalidateBoard(qc: QueryClient, boardId: number): Promise<void>
     qc.invalidateQueries({ queryKey: ['comments'] }),
     qc.invalidateQueries({ queryKey: ['activity'] }),
   ]).then(() => undefined);
+}
+
+/** A new or changed field, in its place; the fields it passed keep theirs until their own events arrive. */
+export function upsertField(qc: QueryClient, boardId: number, field: Field): void {
+  qc.setQueryData<Field[]>(keys.fields(boardId), (old) =>
+    old ? [...old.filter((f) => f.id !== field.id), field].sort((a, b) => a.sort - b.sort || a.id - b.id) : old,
+  );
+}
+
+/** A removed field, with every cached card's value for it. */
+export function dropField(qc: QueryClient, boardId: number, fieldId: number): void {
+  qc.setQueryData<Field[]>(keys.fields(boardId), (old) => old?.filter((f) => f.id !== fieldId));
+  const key = String(fieldId);
+  const without = <T extends CardListItem>(card: T): T => {
+    if (!(key in card.fields)) return card;
+    const { [key]: _gone, ...fields } = card.fields;
+    return { ...card, fields };
+  };
+  for (const area of qc.getQueryData<Area[]>(keys.areas(boardId)) ?? []) {
+    setCards(qc, area.id, (cards) => (cards.some((c) => key in c.fields) ? cards.map(without) : cards));
+  }
+  for (const query of qc.getQueryCache().findAll({ queryKey: ['card'] })) {
+    const card = query.state.data as Card | undefined;
+    if (card?.boardId === boardId && key in card.fields) qc.setQueryData(query.queryKey, without(card));
+  }
 }

@@ -1,6 +1,7 @@
 import { queryOptions, replaceEqualDeep, type QueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import type {
+  Field,
   ActivityEntry,
   Area,
   Board,
@@ -22,6 +23,7 @@ export const keys = {
   cards: (areaId: number) => ['cards', areaId] as const,
   card: (cardId: number) => ['card', cardId] as const,
   labels: (boardId: number) => ['labels', boardId] as const,
+  fields: (boardId: number) => ['fields', boardId] as const,
   members: (boardId: number) => ['members', boardId] as const,
   comments: (cardId: number) => ['comments', cardId] as const,
   activity: (cardId: number) => ['activity', cardId] as const,
@@ -84,6 +86,12 @@ export const cardQuery = (cardId: number) =>
   queryOptions({
     queryKey: keys.card(cardId),
     queryFn: async () => (await api<{ card: Card }>('/api/data/card', { query: { cardID: cardId } })).card,
+  });
+
+export const fieldsQuery = (boardId: number) =>
+  queryOptions({
+    queryKey: keys.fields(boardId),
+    queryFn: async () => (await api<{ fields: Field[] }>('/api/data/fields', { query: { boardId } })).fields,
   });
 
 export const labelsQuery = (boardId: number) =>

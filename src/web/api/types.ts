@@ -10,6 +10,7 @@ export type { BoardImportResult, ImportReport } from '../../shared/api/board-imp
 export type { Card, CardListItem, CardUpdate, Label, Person } from '../../shared/api/cards.js';
 export type { Comment } from '../../shared/api/comments.js';
 export type { Session, SessionUser, SignInOptions } from '../../shared/api/session.js';
+export type { CardFields, Field, FieldType, FieldValue } from '../../shared/api/fields.js';
 export type { InvitationInfo, InviteList, Member, PendingInvite, Permission } from '../../shared/api/sharing.js';
 export type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../shared/api/webhooks.js';
 export type { Rhythm as RepeatEvery } from '../../shared/repeat.js';

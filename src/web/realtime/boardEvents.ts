@@ -3,6 +3,7 @@ import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/eve
 import {
   applyBoard,
   dropComment,
+  dropField,
   findCard,
   getCards,
   moveCardInCache,
@@ -12,6 +13,7 @@ import {
   upsertArea,
   upsertCard,
   upsertComment,
+  upsertField,
 } from '../api/cache';
 import { keys, type BoardData } from '../api/queries';
 import type { Card, CardListItem, Label } from '../api/types';
@@ -89,6 +91,9 @@ const handlers: { [K in BoardEventName]: Handler<K> } = {
   },
 
   'labels.changed': (ctx, { labels }) => ctx.qc.setQueryData<Label[]>(keys.labels(ctx.boardId), labels),
+  'field.created': (ctx, { field }) => upsertField(ctx.qc, ctx.boardId, field),
+  'field.updated': (ctx, { field }) => upsertField(ctx.qc, ctx.boardId, field),
+  'field.deleted': (ctx, { fieldId }) => dropField(ctx.qc, ctx.boardId, fieldId),
 
   'member.added': (ctx) => void ctx.qc.invalidateQueries({ queryKey: keys.members(ctx.boardId) }),
   'member.updated': (ctx, { member }) => {

@@ -17,6 +17,7 @@ export function cardListItem(fields: Partial<CardListItem> & Pick<CardListItem, 
     assigneeImage: null,
     assigneeType: null,
     checklist: { done: 0, total: 0 },
+    fields: {},
     ...fields,
   };
 }

@@ -22,6 +22,7 @@ import * as searchOffMovePath from './0010-pgperf-search-off-move-path.js';
 import * as wipLimits from './0010-teams-area-wip-limits.js';
 import * as announceInTransaction from './0010-revoke-announce-in-transaction.js';
 import * as boardSnapshots from './0011-rewind-board-snapshots.js';
+import * as customFields from './0011-fields-custom-fields.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -49,6 +50,7 @@ const steps: Record<string, Step> = {
   '0010-teams-area-wip-limits': wipLimits,
   '0010-revoke-announce-in-transaction': announceInTransaction,
   '0011-rewind-board-snapshots': boardSnapshots,
+  '0011-fields-custom-fields': customFields,
 };
 
 /**

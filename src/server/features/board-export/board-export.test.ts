@@ -223,6 +223,7 @@ eachDialect('board export', (t) => {
       'board',
       'members',
       'labels',
+      'fields',
       'areas',
       'images',
     ]);

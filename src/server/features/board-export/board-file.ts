@@ -12,6 +12,7 @@ import { toIso } from '../../db/dialect.js';
 import type { BoardRow } from '../../db/schema.js';
 import type { FileStore } from '../../files/store.js';
 import { boardLabels } from '../labels/labels.service.js';
+import { boardFields } from '../fields/fields.service.js';
 import { listMembers } from '../sharing/sharing.repository.js';
 import { CardReader, type FileCardJson } from './card-reader.repository.js';
 import { BATCH, areasInOrder, boardImagesNamed, findAccount } from './board-export.repository.js';
@@ -69,6 +70,13 @@ export async function writeBoardFile(db: Db, board: BoardRow, options: BoardFile
     },
     members: members.map((m) => ({ id: m.id, name: m.name, permission: m.permission as 'read' | 'edit' })),
     labels,
+    fields: (await boardFields(db, board.id)).map(({ id, name, type, options, showOnCard }) => ({
+      id,
+      name,
+      type,
+      options,
+      showOnCard,
+    })),
   };
   const headJson = JSON.stringify(head);
   await write(`${headJson.slice(0, -1)},"areas":[`);
@@ -171,6 +179,7 @@ function presentCard(
     attachments,
     comments,
     activity,
+    fields: Object.fromEntries(card.fields.map((f) => [String(f.id), JSON.parse(f.value) as string | number | boolean])),
   };
 }
 

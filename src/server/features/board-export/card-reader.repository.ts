@@ -44,6 +44,8 @@ export interface FileCardJson extends CardJsonBase {
     userName: string | null;
   }>;
   activity: Array<{ type: string; actorId: string | null; data: string | null; createdAt: string; name: string | null }>;
+  /** Custom field values, each as stored (JSON text). */
+  fields: Array<{ id: number; value: string }>;
 }
 
 /** A card as the CSV's query hands it over. */
@@ -52,6 +54,7 @@ export interface CsvCardJson extends CardJsonBase {
   people: string[];
   comments: number;
   attachments: number;
+  fields: Array<{ id: number; value: string }>;
 }
 
 /**
@@ -156,6 +159,14 @@ const q = (name: string) => `"${name}"`;
 const labelNames = (json: JsonFunctions) =>
   json.array('l.name', 'l.id', `card_labels cl JOIN labels l ON l.id = cl.${q('labelId')} WHERE cl.${q('cardId')} = cards.id`);
 
+/** The card's custom field values (JSON text each), by field id. */
+const fieldValues = (json: JsonFunctions) =>
+  json.array(
+    json.object({ id: `v.${q('fieldId')}`, value: 'v.value' }),
+    `v.${q('fieldId')}`,
+    `card_field_values v WHERE v.${q('cardId')} = cards.id`,
+  );
+
 /** The card's people with their accounts, for `json.array` ordered by `ca.id` (the order they were put on it). */
 const ASSIGNEES = `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userId')} WHERE ca.${q('cardId')} = cards.id`;
 
@@ -163,6 +174,7 @@ const ASSIGNEES = `card_assignees ca JOIN ${q('user')} u ON u.id = ca.${q('userI
 function fileExtras(json: JsonFunctions): Record<string, string> {
   return {
     labels: labelNames(json),
+    fields: fieldValues(json),
     people: json.array(json.object({ id: 'u.id', name: 'u.name' }), 'ca.id', ASSIGNEES),
     reminders: json.array(
       `r.${q('minutesBefore')}`,
@@ -212,6 +224,7 @@ function fileExtras(json: JsonFunctions): Record<string, string> {
 function csvExtras(json: JsonFunctions): Record<string, string> {
   return {
     labels: labelNames(json),
+    fields: fieldValues(json),
     people: json.array('u.name', 'ca.id', ASSIGNEES),
     comments: `(SELECT count(*) FROM comments m WHERE m.${q('cardId')} = cards.id)`,
     attachments: `(SELECT count(*) FROM attachments a WHERE a.${q('cardId')} = cards.id)`,

@@ -9,6 +9,8 @@ import type { BoardRow } from '../../db/schema.js';
 import { CardReader, type CsvCardJson } from './card-reader.repository.js';
 import { csvSeparator, csvWords, type CsvWords } from './csv-words.js';
 import { visibleAreasInOrder } from './board-export.repository.js';
+import type { Field, FieldValue } from '../../../shared/api/fields.js';
+import { boardFields } from '../fields/fields.service.js';
 
 /**
  * The CSV stream of a board export: UTF-8 with a byte-order mark, `,` for
@@ -39,10 +41,18 @@ export function csvDate(value: Date | string | null): string {
   return iso === null ? '' : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
 }
 
+/** A custom field value as a cell: a ticked checkbox as ✓, an unticked one empty. */
+export function fieldCell(value: FieldValue | undefined): string {
+  if (value === undefined || value === false) return '';
+  if (value === true) return '✓';
+  return String(value);
+}
+
 /**
  * Writes one row per visible card (areas and cards not archived), in board
  * order, read `CARD_BATCH` cards at a time: Area, Card, Status, Due date, Repeat,
- * Assigned to, Labels, Checklist, Comments, Attachments, Description, Link.
+ * Assigned to, Labels, Checklist, Comments, Attachments, Description, Link,
+ * then one column per custom field (headed by its name, in the board's order).
  */
 export async function writeBoardCsv(
   db: Db,
@@ -51,13 +61,14 @@ export async function writeBoardCsv(
   out: Stringifier,
 ): Promise<void> {
   const words = csvWords[options.language];
-  out.write([...words.headings]);
+  const fields = await boardFields(db, board.id);
+  out.write([...words.headings, ...fields.map((f) => guardCell(f.name))]);
   const areas = await visibleAreasInOrder(db, board.id);
   for (const area of areas) {
     const reader = new CardReader<CsvCardJson>(db, area.id, { visibleOnly: true, extras: 'csv' });
     try {
       // Each batch is written whole, then let go; only then does the writer wait for the reader.
-      while (await writeNextRows(reader, { area, board, words, baseUrl: options.baseUrl }, out)) await drained(out);
+      while (await writeNextRows(reader, { area, board, words, fields, baseUrl: options.baseUrl }, out)) await drained(out);
     } finally {
       await reader.close();
     }
@@ -68,14 +79,15 @@ export async function writeBoardCsv(
 /** Writes the rows of the area's next batch of cards; false after the last. */
 async function writeNextRows(
   reader: CardReader<CsvCardJson>,
-  context: { area: { name: string }; board: BoardRow; words: CsvWords; baseUrl: string },
+  context: { area: { name: string }; board: BoardRow; words: CsvWords; fields: Field[]; baseUrl: string },
   out: Writable,
 ): Promise<boolean> {
   const rows = await reader.next();
   if (rows === null) return false;
   if (out.destroyed) throw new Error('The CSV stream was closed');
-  const { area, board, words, baseUrl } = context;
+  const { area, board, words, fields, baseUrl } = context;
   for (const card of rows) {
+    const values = new Map(card.fields.map((f) => [f.id, JSON.parse(f.value) as FieldValue]));
     const checklist = checklistOf(card.content);
     const repeat = card.repeatEvery as keyof CsvWords['repeat'] | null;
     const cells = [
@@ -92,7 +104,11 @@ async function writeNextRows(
       mentionsAsText(card.content),
       `${baseUrl}/board/${board.id}?card=${card.id}`,
     ];
-    out.write(cells.map(guardCell));
+    // A number is written as it is: `-1.5` is no formula.
+    const own = fields.map((f) =>
+      (f.type === 'number' ? fieldCell : (v?: FieldValue) => guardCell(fieldCell(v)))(values.get(f.id)),
+    );
+    out.write([...cells.map(guardCell), ...own]);
   }
   return true;
 }

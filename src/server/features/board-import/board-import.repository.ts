@@ -3,6 +3,8 @@ import { sharesBoardWith } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import type {
   AreaTable,
+  CardFieldValueTable,
+  CustomFieldTable,
   CardAssigneeTable,
   CardLabelTable,
   CardReminderTable,
@@ -51,9 +53,10 @@ function chunks<T extends object>(rows: T[]): T[][] {
   return out;
 }
 
-type WithId = 'labels' | 'areas' | 'cards' | 'comments' | 'attachments';
+type WithId = 'labels' | 'areas' | 'cards' | 'comments' | 'attachments' | 'custom_fields';
 type Row<T extends WithId> = {
   labels: Insertable<LabelTable>;
+  custom_fields: Insertable<CustomFieldTable>;
   areas: Insertable<AreaTable>;
   cards: Insertable<CardTable>;
   comments: Insertable<CommentTable>;
@@ -74,15 +77,14 @@ async function insertNumbered<T extends WithId>(db: Db, table: T, rows: Array<Ro
   return ids;
 }
 
-async function insertAll<T extends 'images' | 'card_labels' | 'card_assignees' | 'card_reminders' | 'card_activity'>(
-  db: Db,
-  table: T,
-  rows: Array<Insertable<Schema[T]>>,
-): Promise<void> {
+async function insertAll<
+  T extends 'images' | 'card_labels' | 'card_assignees' | 'card_reminders' | 'card_activity' | 'card_field_values',
+>(db: Db, table: T, rows: Array<Insertable<Schema[T]>>): Promise<void> {
   for (const chunk of chunks(rows)) await db.insertInto(table).values(chunk).execute();
 }
 
 export const insertLabels = (db: Db, rows: Array<Insertable<LabelTable>>) => insertNumbered(db, 'labels', rows);
+export const insertFields = (db: Db, rows: Array<Insertable<CustomFieldTable>>) => insertNumbered(db, 'custom_fields', rows);
 export const insertAreas = (db: Db, rows: Array<Insertable<AreaTable>>) => insertNumbered(db, 'areas', rows);
 export const insertCards = (db: Db, rows: Array<Insertable<CardTable>>) => insertNumbered(db, 'cards', rows);
 export const insertComments = (db: Db, rows: Array<Insertable<CommentTable>>) => insertNumbered(db, 'comments', rows);
@@ -93,4 +95,5 @@ export const addCardLabels = (db: Db, rows: Array<Insertable<CardLabelTable>>) =
 /** In the order given: a card's first assignee is the one a single-assignee client shows. */
 export const addAssignees = (db: Db, rows: Array<Insertable<CardAssigneeTable>>) => insertAll(db, 'card_assignees', rows);
 export const addReminders = (db: Db, rows: Array<Insertable<CardReminderTable>>) => insertAll(db, 'card_reminders', rows);
+export const addFieldValues = (db: Db, rows: Array<Insertable<CardFieldValueTable>>) => insertAll(db, 'card_field_values', rows);
 export const insertActivity = (db: Db, rows: Array<Insertable<CardActivityTable>>) => insertAll(db, 'card_activity', rows);

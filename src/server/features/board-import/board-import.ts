@@ -17,6 +17,7 @@ import { presentBoard } from '../boards/boards.presenter.js';
 import { deleteBoard, insertBoard, updateBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
+import { importedFields } from '../fields/imported.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import * as repo from './board-import.repository.js';
 import { peopleKnownTo } from './trello.js';
@@ -298,6 +299,9 @@ async function fillBoard(
 
   // Labels: those of the board, and any a card wears that the list missed; one per word (see planBoard).
   if (plan.head.labelNames.length > MAX_LABELS) throw badRequest(`The board file uses more than ${MAX_LABELS} labels`);
+  // Custom fields; each card's values are checked as its run is written (a refusal deletes the board again).
+  const fields = importedFields(plan.head.file.fields);
+  const fieldIds: number[] = [];
 
   const color = normalizeColor(file.board.color);
   const image = coverImage(file.board.image, rewrite, deps.config.baseUrl);
@@ -319,6 +323,12 @@ async function fillBoard(
     const labels = plan.head.labelNames.map((name) => ({ boardId: row.id, name, nameKey: name.toLowerCase(), createdAt: now }));
     const ids = await repo.insertLabels(trx, labels);
     labels.forEach((label, i) => labelIds.set(label.nameKey, ids[i]!));
+    fieldIds.push(
+      ...(await repo.insertFields(
+        trx,
+        fields.rows.map((f) => ({ ...f, boardId: row.id, createdAt: now })),
+      )),
+    );
     return row.id;
   });
 
@@ -356,6 +366,7 @@ async function fillBoard(
   /** The new cards' ids, in the runs' order. */
   const newCardIds: number[] = [];
   const writeRun = async (trx: Db, run: PlacedCard[]) => {
+    const values = run.map(({ card }) => fields.valuesOf(card.fields));
     const cardRows = run.map(({ card, areaIndex, cardIndex }) => {
       const areaId = areaIds[areaIndex]!;
       const dueDate = iso(card.dueDate);
@@ -382,8 +393,10 @@ async function fillBoard(
     const reminding: Array<{ cardId: number; minutesBefore: number }> = [];
     const comments: Array<{ old: number; row: Insertable<CommentTable> }> = [];
     const attachments: Array<{ old: number; row: Insertable<AttachmentTable> }> = [];
+    const valued: Array<{ cardId: number; fieldId: number; value: string }> = [];
     run.forEach(({ card }, j) => {
       const cardId = ids[j]!;
+      for (const { index, value } of values[j]!) valued.push({ cardId, fieldId: fieldIds[index]!, value });
       for (const labelId of new Set(card.labels.map((n) => labelIds.get(n.trim().toLowerCase()))))
         if (labelId !== undefined) wearing.push({ cardId, labelId });
       for (const userId of new Set(card.assignees.map((p) => p.id)))
@@ -425,6 +438,7 @@ async function fillBoard(
     await repo.addCardLabels(trx, wearing);
     await repo.addAssignees(trx, assigned);
     await repo.addReminders(trx, reminding);
+    await repo.addFieldValues(trx, valued);
     const commentRowIds = await repo.insertComments(
       trx,
       comments.map((c) => c.row),

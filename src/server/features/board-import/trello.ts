@@ -5,6 +5,13 @@ import type { ImportReport, SkipReason } from '../../../shared/api/board-import.
 import type { Db } from '../../db/database.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
+import {
+  FIELD_NAME_MAX_LENGTH,
+  FIELD_TEXT_MAX_LENGTH,
+  MAX_FIELDS,
+  MAX_FIELD_OPTIONS,
+  type FieldType,
+} from '../../../shared/api/fields.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import { namesKnownTo } from './board-import.repository.js';
 import { importBounds, overBound } from './import-bounds.js';
@@ -43,7 +50,41 @@ export const TrelloExport = Type.Object({
       dueComplete: OptBool,
       dateLastActivity: OptText,
       attachments: Type.Optional(Type.Array(Type.Object({ name: OptText, url: OptText }))),
+      customFieldItems: Type.Optional(
+        Type.Array(
+          Type.Object({
+            idCustomField: Id,
+            idValue: OptText,
+            value: Type.Optional(
+              Type.Union([Type.Object({ text: OptText, number: OptText, date: OptText, checked: OptText }), Type.Null()]),
+            ),
+          }),
+        ),
+      ),
     }),
+  ),
+  customFields: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Id,
+        name: OptText,
+        type: OptText,
+        pos: Pos,
+        options: Type.Optional(
+          Type.Union([
+            Type.Array(
+              Type.Object({
+                id: Id,
+                value: Type.Optional(Type.Union([Type.Object({ text: OptText }), Type.Null()])),
+                pos: Pos,
+              }),
+            ),
+            Type.Null(),
+          ]),
+        ),
+        display: Type.Optional(Type.Union([Type.Object({ cardFront: OptBool }), Type.Null()])),
+      }),
+    ),
   ),
   checklists: Type.Optional(
     Type.Array(
@@ -328,6 +369,7 @@ function* conversion(
     skip(oneLine(m?.fullName ?? '') || oneLine(m?.username ?? '') || id, 'cardMembers');
   }
 
+  const customFields = trelloFields(trello.customFields ?? []);
   const areas: BoardFileInput['areas'] = [];
   for (const [areaIndex, list] of byPos(trello.lists).entries()) {
     const cards: BoardFileInput['areas'][number]['cards'] = [];
@@ -374,6 +416,7 @@ function* conversion(
         attachments: [],
         comments: comments.get(card.id) ?? [],
         activity: [],
+        fields: trelloValues(card, customFields),
       });
     }
     areas.push({
@@ -408,6 +451,7 @@ function* conversion(
     },
     members: [],
     labels,
+    fields: customFields.fields,
     areas,
     images: {},
   };
@@ -424,6 +468,70 @@ function* conversion(
     skipped,
   };
   return { file, report };
+}
+
+const TRELLO_FIELD_TYPES: Record<string, FieldType> = {
+  text: 'text',
+  number: 'number',
+  date: 'date',
+  checkbox: 'checkbox',
+  list: 'select',
+};
+
+interface TrelloFields {
+  fields: NonNullable<BoardFileInput['fields']>;
+  /** Trello's field id → ours, with a list field's option ids → names. */
+  byId: Map<string, { id: number; type: FieldType; options: Map<string, string> }>;
+}
+
+/**
+ * Trello's custom fields of the kinds we have (text, number, date, checkbox,
+ * list as select), in Trello's order, up to a board's 20; a name taken
+ * already, or a list without options, is left out.
+ */
+function trelloFields(custom: NonNullable<TrelloExport['customFields']>): TrelloFields {
+  const fields: TrelloFields['fields'] = [];
+  const byId: TrelloFields['byId'] = new Map();
+  const names = new Set<string>();
+  for (const field of byPos(custom)) {
+    const type = TRELLO_FIELD_TYPES[field.type ?? ''];
+    const name = cut(oneLine(field.name ?? ''), FIELD_NAME_MAX_LENGTH);
+    if (!type || name === '' || names.has(name.toLowerCase()) || fields.length >= MAX_FIELDS) continue;
+    const options = new Map<string, string>();
+    const taken = new Set<string>();
+    for (const option of byPos(field.options ?? [])) {
+      const label = cut(oneLine(option.value?.text ?? ''), FIELD_NAME_MAX_LENGTH);
+      if (label === '' || taken.has(label.toLowerCase()) || options.size >= MAX_FIELD_OPTIONS) continue;
+      taken.add(label.toLowerCase());
+      options.set(option.id, label);
+    }
+    if (type === 'select' && options.size === 0) continue;
+    names.add(name.toLowerCase());
+    const id = fields.length + 1;
+    fields.push({ id, name, type, options: [...options.values()], showOnCard: field.display?.cardFront === true });
+    byId.set(field.id, { id, type, options });
+  }
+  return { fields, byId };
+}
+
+/** A Trello card's custom field values as ours; one that does not fit its field is left out. */
+function trelloValues(card: TrelloExport['cards'][number], { byId }: TrelloFields): Record<string, string | number | boolean> {
+  const values: Record<string, string | number | boolean> = {};
+  for (const item of card.customFieldItems ?? []) {
+    const field = byId.get(item.idCustomField);
+    if (!field) continue;
+    const value = item.value ?? {};
+    let ours: string | number | boolean | null = null;
+    if (field.type === 'text' && value.text) ours = value.text.slice(0, FIELD_TEXT_MAX_LENGTH);
+    else if (field.type === 'number' && value.number != null && value.number.trim() !== '') {
+      const n = Number(value.number);
+      ours = Number.isFinite(n) ? n : null;
+    } else if (field.type === 'date') ours = isoOrNull(value.date);
+    else if (field.type === 'checkbox') ours = value.checked === 'true';
+    else if (field.type === 'select') ours = field.options.get(item.idValue ?? '') ?? null;
+    if (ours !== null) values[field.id] = ours;
+  }
+  return values;
 }
 
 /**

@@ -4,6 +4,9 @@ import type { Db } from '../../db/database.js';
 export interface CardListFilter {
   assignee?: string;
   unassigned?: boolean;
+  /** Only cards whose value for this custom field matches `value` (any value when it is left out). */
+  field?: number;
+  value?: string;
 }
 
 /**
@@ -12,9 +15,10 @@ export interface CardListFilter {
  * entry of the plain `unassigned` one.
  */
 export function filterKey(filter: CardListFilter): string {
-  if (filter.unassigned) return 'unassigned';
-  if (filter.assignee !== undefined) return `assignee:${filter.assignee}`;
-  return 'all';
+  const byField = filter.field === undefined ? '' : `|field:${filter.field}:${JSON.stringify(filter.value ?? null)}`;
+  if (filter.unassigned) return `unassigned${byField}`;
+  if (filter.assignee !== undefined) return `assignee:${filter.assignee}${byField}`;
+  return `all${byField}`;
 }
 
 interface Entry {

@@ -1,4 +1,5 @@
 import type { Card, CardListItem } from '../../../shared/api/cards.js';
+import type { CardFields } from '../../../shared/api/fields.js';
 import { checklistOf } from '../../../shared/checklist.js';
 import { toIso } from '../../db/dialect.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
@@ -17,6 +18,8 @@ export interface CardExtras {
   position: number;
   labels: Array<{ id: number; name: string }>;
   assignees: CardPerson[];
+  /** Custom field values by field id, only the set ones. */
+  fields: CardFields;
 }
 
 export function presentListCard(row: CardRow, extras: CardExtras): CardListItem {
@@ -38,6 +41,7 @@ export function presentListCard(row: CardRow, extras: CardExtras): CardListItem 
     assigneeImage: first?.image ?? null,
     assigneeType: first?.type ?? null,
     checklist: checklistOf(row.content),
+    fields: extras.fields,
   };
 }
 

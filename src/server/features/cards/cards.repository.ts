@@ -100,12 +100,12 @@ export async function positionOf(db: Db, card: Pick<CardRow, 'areaId' | 'sort'>)
   return Number(row.n);
 }
 
-/** Labels and assignees of many cards in two queries, for lists. */
+/** Labels, assignees and custom field values of many cards in three queries, for lists. */
 export async function listExtras(db: Db, cardIds: number[]) {
   const labels = new Map<number, CardExtras['labels']>();
   const assignees = new Map<number, CardPerson[]>();
-  if (cardIds.length === 0) return { labels, assignees };
-  const [labelRows, assigneeRows] = await Promise.all([
+  if (cardIds.length === 0) return { labels, assignees, values: [] };
+  const [labelRows, assigneeRows, values] = await Promise.all([
     db
       .selectFrom('card_labels')
       .innerJoin('labels', 'labels.id', 'card_labels.labelId')
@@ -120,10 +120,16 @@ export async function listExtras(db: Db, cardIds: number[]) {
       .where('card_assignees.cardId', 'in', cardIds)
       .orderBy('card_assignees.id')
       .execute(),
+    db
+      .selectFrom('card_field_values')
+      .select(['cardId', 'fieldId', 'value'])
+      .where('cardId', 'in', cardIds)
+      .orderBy('fieldId')
+      .execute(),
   ]);
   for (const { cardId, ...label } of labelRows) push(labels, cardId, label);
   for (const { cardId, ...person } of assigneeRows) push(assignees, cardId, person);
-  return { labels, assignees };
+  return { labels, assignees, values };
 }
 
 export async function remindersOf(db: Db, cardId: number): Promise<number[]> {
@@ -142,7 +148,7 @@ function push<T>(map: Map<number, T[]>, key: number, value: T): void {
   else map.set(key, [value]);
 }
 
-/** Puts the labels, the assignees (in their order) and the reminders of one card on another. */
+/** Puts the labels, the assignees (in their order), the reminders and the custom field values of one card on another. */
 export async function copyCardRelations(db: Db, fromId: number, toId: number, now: string): Promise<void> {
   await db
     .insertInto('card_labels')
@@ -172,6 +178,16 @@ export async function copyCardRelations(db: Db, fromId: number, toId: number, no
       eb
         .selectFrom('card_reminders')
         .select([eb.val(toId).as('cardId'), 'minutesBefore'])
+        .where('cardId', '=', fromId),
+    )
+    .execute();
+  await db
+    .insertInto('card_field_values')
+    .columns(['cardId', 'fieldId', 'value'])
+    .expression((eb) =>
+      eb
+        .selectFrom('card_field_values')
+        .select([eb.val(toId).as('cardId'), 'fieldId', 'value'])
         .where('cardId', '=', fromId),
     )
     .execute();

@@ -33,6 +33,14 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
           areaId: Id,
           assignee: Type.Optional(Type.String({ description: 'only cards this account is on' })),
           unassigned: Type.Optional(Type.Boolean({ description: 'only cards nobody is on' })),
+          field: Type.Optional(Id),
+          value: Type.Optional(
+            Type.String({
+              maxLength: 1000,
+              description:
+                'with `field`: only cards whose value matches (text: contains, any case; checkbox: true/false; others: equal); without it, cards that have a value',
+            }),
+          ),
         }),
         response: { 200: Type.Object({ cards: Type.Array(CardListItem) }), ...errorResponses },
       },
@@ -109,7 +117,8 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
     {
       schema: {
         tags,
-        summary: 'Change a card: fields left out stay as they are, null clears',
+        summary:
+          'Change a card: properties left out stay as they are, null clears; `fields` sets custom field values by field id',
         body: CardUpdate,
         response: { 200: Type.Object({ card: Card, next: Type.Union([Card, Type.Null()]) }), ...writeErrors },
       },

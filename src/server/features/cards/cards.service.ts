@@ -15,6 +15,8 @@ import { overLimit, overWipLimit } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableArea, writableCard } from './guards.js';
 import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
+import { cardFieldsOf, fieldOfBoard, setCardFields } from '../fields/fields.service.js';
+import { valueMatches } from '../fields/values.js';
 import { presentCard, presentListCard } from './cards.presenter.js';
 import { renderedHtml } from '../../markdown/rendered-html.js';
 import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
@@ -26,12 +28,18 @@ import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
 export async function loadCard(db: Db, row: CardRow): Promise<Card> {
-  const [{ labels, assignees }, reminders, position] = await Promise.all([
+  const [{ labels, assignees, values }, reminders, position] = await Promise.all([
     repo.listExtras(db, [row.id]),
     repo.remindersOf(db, row.id),
     repo.positionOf(db, row),
   ]);
-  return presentCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [], reminders });
+  return presentCard(row, {
+    position,
+    labels: labels.get(row.id) ?? [],
+    assignees: assignees.get(row.id) ?? [],
+    fields: cardFieldsOf(values).get(row.id) ?? {},
+    reminders,
+  });
 }
 
 /**
@@ -54,6 +62,10 @@ export async function cardListJson(
     let cards = area.archivedAt === null ? await visibleCards(db, areaId) : [];
     if (filter.unassigned) cards = cards.filter((c) => c.assignees.length === 0);
     else if (filter.assignee !== undefined) cards = cards.filter((c) => c.assignees.some((p) => p.id === filter.assignee));
+    if (filter.field !== undefined) {
+      const field = await fieldOfBoard(db, board.id, filter.field);
+      cards = cards.filter((c) => valueMatches(field, c.fields[field.id], filter.value));
+    }
     return JSON.stringify({ cards });
   });
 }
@@ -65,13 +77,19 @@ export async function visibleCards(db: Db, areaId: number): Promise<CardListItem
 
 async function visibleCardsWithRows(db: Db, areaId: number): Promise<Array<{ row: CardRow; item: CardListItem }>> {
   const rows = await repo.visibleCardsOfArea(db, areaId);
-  const { labels, assignees } = await repo.listExtras(
+  const { labels, assignees, values } = await repo.listExtras(
     db,
     rows.map((r) => r.id),
   );
+  const fields = cardFieldsOf(values);
   return rows.map((row, position) => ({
     row,
-    item: presentListCard(row, { position, labels: labels.get(row.id) ?? [], assignees: assignees.get(row.id) ?? [] }),
+    item: presentListCard(row, {
+      position,
+      labels: labels.get(row.id) ?? [],
+      assignees: assignees.get(row.id) ?? [],
+      fields: fields.get(row.id) ?? {},
+    }),
   }));
 }
 
@@ -113,8 +131,8 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     };
     const { visible, wipLimit, ...row } = (await repo.appendCard(trx, fields)) ?? (await appendSlowly(trx, fields));
     await recordActivity(trx, row.id, actor.id, 'created', null);
-    // A new card has no labels, assignees or reminders yet, and comes after every visible card.
-    const card = presentCard(row, { position: visible, labels: [], assignees: [], reminders: [] });
+    // A new card has no labels, assignees, values or reminders yet, and comes after every visible card.
+    const card = presentCard(row, { position: visible, labels: [], assignees: [], fields: {}, reminders: [] });
     emit('card.created', { card });
     scope.tell('card.made', { cardId: card.id, card: name });
     if (fields.content !== '') scope.tell('text.mentioned', { cardId: card.id, card: name, before: '', after: fields.content });
@@ -183,6 +201,7 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
       for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
     }
     if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
+    const fields = input.fields === undefined ? {} : await setCardFields(trx, board.id, card.id, input.fields);
     if (changes.status !== undefined && changes.status !== card.status) {
       await record('status', { done: changes.status === 1 });
       scope.tell('card.status', { cardId: card.id, card: changes.name ?? card.name, done: changes.status === 1 });
@@ -195,7 +214,7 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
     if (completed) Object.assign(changes, { repeatEvery: null, repeatAnchor: null, repeatAreaId: null });
     const row = await repo.updateCard(trx, card.id, changes, nowIso());
     const updated = await loadCard(trx, row);
-    emit('card.updated', { card: updated });
+    emit('card.updated', Object.keys(fields).length > 0 ? { card: updated, fields } : { card: updated });
     if (changes.content !== undefined && changes.content !== card.content)
       scope.tell('text.mentioned', { cardId: card.id, card: row.name, before: card.content, after: changes.content });
     if (labelsChanged) emit('labels.changed', { labels: await boardLabels(trx, board.id) });

@@ -34,6 +34,7 @@ eachDialect('cards', (t) => {
       assigneeImage: null,
       assigneeType: null,
       checklist: { done: 0, total: 0 },
+      fields: {},
     });
     expect(second).toMatchObject({
       sort: 1,

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.js';
 import { badRequest } from '../../http/errors.js';
 import { dayIn, isTimeZone, weekEndOf } from './days.js';
 import * as repo from './my-work.repository.js';
+import { fieldValuesOf } from '../fields/fields.service.js';
 
 /** The most cards one answer holds; a person with more open work gets the earliest due. */
 export const MY_WORK_LIMIT = 500;
@@ -26,10 +27,8 @@ export async function myWork(deps: Pick<Deps, 'database'>, actor: Actor, query: 
   const truncated = rows.length > MY_WORK_LIMIT;
   const shown = rows.slice(0, MY_WORK_LIMIT);
 
-  const labels = await repo.labelsOf(
-    db,
-    shown.map((r) => r.id),
-  );
+  const ids = shown.map((r) => r.id);
+  const [labels, fields] = await Promise.all([repo.labelsOf(db, ids), fieldValuesOf(db, ids)]);
   const today = dayIn(new Date(), timeZone);
   const weekEnd = weekEndOf(today);
   const groups = Object.fromEntries(MY_WORK_GROUPS.map((g) => [g, [] as MyWorkCard[]])) as Record<MyWorkGroup, MyWorkCard[]>;
@@ -44,6 +43,7 @@ export async function myWork(deps: Pick<Deps, 'database'>, actor: Actor, query: 
       areaName: row.areaName,
       dueDate,
       labels: labels.get(row.id) ?? [],
+      fields: fields.get(row.id) ?? {},
     };
     groups[groupOf(dueDate, timeZone, today, weekEnd)].push(card);
   }

@@ -60,6 +60,7 @@ eachDialect('my work', (t) => {
       areaName: 'Doing',
       dueDate: null,
       labels: [],
+      fields: {},
     });
     expect(work.boards).toEqual([
       { id: mine.board.id, name: 'Home' },

@@ -10,6 +10,7 @@ import type { ServiceDeps } from '../../deps.js';
 import { notFound } from '../../http/errors.js';
 import { visibleAreas } from '../areas/areas.service.js';
 import { visibleCardsWithHtml } from '../cards/cards.service.js';
+import { boardFields } from '../fields/fields.service.js';
 import { hashToken } from '../sharing/sharing.service.js';
 import { IMAGE_SERVED_TYPES } from '../attachments/attachments.service.js';
 import { fileStore, type OpenedFile } from '../../files/store.js';
@@ -92,6 +93,7 @@ export async function publicBoard(db: Db, token: string): Promise<PublicBoard> {
         cards: (await visibleCardsWithHtml(db, area.id)).map((c) => publicCard(c, token)),
       })),
     ),
+    fields: await boardFields(db, board.id),
   };
 }
 

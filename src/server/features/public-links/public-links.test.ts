@@ -128,7 +128,7 @@ eachDialect(
       }
       expect(body).not.toContain('@');
       expect(body).not.toContain('private remark');
-      expect(Object.keys(card).sort()).toEqual(['checklist', 'dueDate', 'html', 'id', 'labels', 'name', 'status']);
+      expect(Object.keys(card).sort()).toEqual(['checklist', 'dueDate', 'fields', 'html', 'id', 'labels', 'name', 'status']);
     });
 
     it('answers unknown, revoked and archived-board links with the same 404; the version endpoint likewise', async () => {

@@ -25,6 +25,7 @@ export function publicCard(card: CardListItem & { html: string }, token: string)
     dueDate: card.dueDate,
     labels: card.labels,
     checklist: card.checklist,
+    fields: card.fields,
   };
 }
 
@@ -88,6 +89,9 @@ export function publicDelivery(event: BoardEvent): PublicDelivery {
     case 'area.created':
     case 'area.restored':
     case 'labels.changed':
+    case 'field.created':
+    case 'field.updated':
+    case 'field.deleted':
     case 'board.created':
     case 'board.restored':
       return 'reload';

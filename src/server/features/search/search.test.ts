@@ -32,6 +32,7 @@ eachDialect('search', (t) => {
       boardId: shared.board.id,
       boardName: 'Kitchen',
       areaName: 'Ideas',
+      fields: {},
     });
     // A hit in the name ranks above a hit in the description.
     expect(hits.findIndex((h) => h.name === 'Call the plumber')).toBeGreaterThan(

@@ -1,4 +1,5 @@
 import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
+import type { FieldType } from '../../../shared/api/fields.js';
 import type { Actor } from '../../auth/actor.js';
 import { nowIso } from '../../db/dialect.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
@@ -11,6 +12,15 @@ export interface TemplateCard {
   content: string;
   /** Label names the card wears. */
   labels: string[];
+  /** Custom field values by the field's place in `TemplateSnapshot.fields` (older templates have none). */
+  fields?: Record<string, string | number | boolean>;
+}
+
+export interface TemplateField {
+  name: string;
+  type: FieldType;
+  options: string[];
+  showOnCard: boolean;
 }
 
 /**
@@ -22,6 +32,8 @@ export interface TemplateSnapshot {
   style: TemplateStyle;
   /** The board's labels by name, in the order first used. */
   labels: string[];
+  /** The board's custom fields in order (older templates have none). */
+  fields?: TemplateField[];
   areas: Array<{ name: string; cards: TemplateCard[] }>;
 }
 
@@ -57,6 +69,7 @@ export function toBoardFile(snapshot: TemplateSnapshot, actor: Actor, { name, st
     },
     members: [],
     labels: snapshot.labels.map((label, id) => ({ id, name: label })),
+    fields: (snapshot.fields ?? []).map((field, id) => ({ id, ...field })),
     areas: snapshot.areas.map((area, areaIndex) => ({
       id: areaIndex,
       name: area.name,
@@ -79,6 +92,7 @@ export function toBoardFile(snapshot: TemplateSnapshot, actor: Actor, { name, st
         attachments: [],
         comments: [],
         activity: [],
+        fields: card.fields ?? {},
       })),
     })),
     images: {},

@@ -11,6 +11,7 @@ import { createBoardWrite } from '../../events/board-write.js';
 import { recordedWrite } from '../../events/write-record.js';
 import { createBoard, noFiles } from '../board-import/board-import.js';
 import { boardLabels } from '../labels/labels.service.js';
+import { boardFields, fieldValuesOf } from '../fields/fields.service.js';
 import { builtInTemplates } from './built-ins.js';
 import { cardCount, toBoardFile, type TemplateSnapshot, type TemplateStyle } from './snapshot.js';
 import * as repo from './templates.repository.js';
@@ -39,14 +40,24 @@ async function snapshotOf(db: Db, boardId: number, style: TemplateStyle): Promis
   const worn = await repo.labelsWorn(db, boardId);
   const labelsOf = new Map<number, string[]>();
   for (const { cardId, name } of worn) labelsOf.set(cardId, [...(labelsOf.get(cardId) ?? []), name]);
+  const fields = await boardFields(db, boardId);
+  // A template names a field by its place in the list: the board's ids mean nothing to the board made from it.
+  const place = new Map(fields.map((f, i) => [String(f.id), String(i)]));
+  const values = await fieldValuesOf(
+    db,
+    cards.map((c) => c.id),
+  );
+  const valuesOf = (cardId: number) =>
+    Object.fromEntries(Object.entries(values.get(cardId) ?? {}).map(([id, value]) => [place.get(id)!, value]));
   return {
     style,
     labels: (await boardLabels(db, boardId)).map((l) => l.name),
+    fields: fields.map(({ name, type, options, showOnCard }) => ({ name, type, options, showOnCard })),
     areas: areas.map((area) => ({
       name: area.name,
       cards: cards
         .filter((c) => c.areaId === area.id)
-        .map((c) => ({ name: c.name, content: c.content, labels: labelsOf.get(c.id) ?? [] })),
+        .map((c) => ({ name: c.name, content: c.content, labels: labelsOf.get(c.id) ?? [], fields: valuesOf(c.id) })),
     })),
   };
 }

@@ -85,9 +85,13 @@ eachDialect('templates', (t) => {
     expect(stored).toEqual({
       style: 'kanban',
       labels: ['urgent', 'bug'],
+      fields: [],
       areas: [
-        { name: 'Ideas', cards: [{ name: 'Plan', content: 'Steps:\n\n- [x] first\n- [ ] second', labels: ['urgent', 'bug'] }] },
-        { name: 'Doing', cards: [{ name: 'Build', content: '', labels: ['urgent'] }] },
+        {
+          name: 'Ideas',
+          cards: [{ name: 'Plan', content: 'Steps:\n\n- [x] first\n- [ ] second', labels: ['urgent', 'bug'], fields: {} }],
+        },
+        { name: 'Doing', cards: [{ name: 'Build', content: '', labels: ['urgent'], fields: {} }] },
         { name: 'Empty', cards: [] },
       ],
     });

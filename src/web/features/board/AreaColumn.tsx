@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Viewer } from '../../../shared/events.js';
 import { archiveArea, createCard, renameArea } from './api';
-import { cardsQuery } from '../../api/queries';
+import { cardsQuery, fieldsQuery } from '../../api/queries';
 import type { Area, CardListItem } from '../../api/types';
 import { Icon } from '../../components/Icon';
 import { MenuButton, MenuItem, MenuSeparator } from '../../components/Menu';
@@ -48,6 +48,8 @@ export const AreaColumn = memo(function AreaColumn({
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const { data: allCards, isPending, isError } = useQuery(cardsQuery(area.id));
+  const boardFields = useQuery(fieldsQuery(area.board)).data;
+  const shownFields = useMemo(() => (boardFields ?? []).filter((f) => f.showOnCard), [boardFields]);
   const cards = useMemo(() => (matches && allCards ? allCards.filter(matches) : allCards), [allCards, matches]);
   const ref = useRef<HTMLElement>(null);
   const handleRef = useRef<HTMLDivElement>(null);
@@ -189,6 +191,7 @@ export const AreaColumn = memo(function AreaColumn({
             language={i18n.language}
             draggable={!matches}
             unread={unread.has(card.id)}
+            shownFields={shownFields}
           />
         ))}
         {cardOver && <div className="drop-line drop-line-end" aria-hidden="true" />}

@@ -23,6 +23,7 @@ import { ShareDialog } from '../sharing/ShareDialog';
 import { WebhooksDialog } from '../webhooks/WebhooksDialog';
 import { SaveTemplateDialog } from '../templates/SaveTemplateDialog';
 import { HistoryDialog } from '../history/HistoryDialog';
+import { FieldsDialog } from '../fields/FieldsDialog';
 import { AreaColumn, type AreaActions } from './AreaColumn';
 import {
   areaDropOrder,
@@ -57,7 +58,7 @@ export function BoardPage() {
   const areasResult = useQuery(areasQuery(boardId));
   const areas = areasResult.data;
   const [moving, setMoving] = useState<CardListItem | null>(null);
-  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | 'history' | null>(null);
+  const [dialog, setDialog] = useState<'settings' | 'share' | 'webhooks' | 'template' | 'history' | 'fields' | null>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const [matches, setMatches] = useState<CardMatcher | null>(null);
   const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
@@ -201,6 +202,17 @@ export function BoardPage() {
               )}
               {writeAccess && (
                 <MenuItem
+                  icon="tag"
+                  onSelect={() => {
+                    close();
+                    setDialog('fields');
+                  }}
+                >
+                  {t('fields.menu')}
+                </MenuItem>
+              )}
+              {writeAccess && (
+                <MenuItem
                   icon="archive"
                   onSelect={() => {
                     close();
@@ -323,6 +335,7 @@ export function BoardPage() {
       {dialog === 'webhooks' && <WebhooksDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'template' && <SaveTemplateDialog board={board} onClose={() => setDialog(null)} />}
       {dialog === 'history' && <HistoryDialog board={board} writeAccess={writeAccess} onClose={() => setDialog(null)} />}
+      {dialog === 'fields' && <FieldsDialog boardId={boardId} onClose={() => setDialog(null)} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { memo, useRef } from 'react';
 import type { Viewer } from '../../../shared/events.js';
-import type { CardListItem } from '../../api/types';
+import type { CardListItem, Field } from '../../api/types';
+import { shownValue } from '../fields/CardFieldsEditor';
 import i18n from '../../app/i18n';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
@@ -27,12 +28,23 @@ interface Props {
   draggable: boolean;
   /** Has an unread notification. */
   unread: boolean;
+  /** The board's fields that tiles show (`showOnCard`), in order; one stable array for every tile. */
+  shownFields: readonly Field[];
 }
 
 const MAX_AVATARS = 3;
 const t = i18n.t.bind(i18n);
 
-export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewers, actions, draggable, unread }: Props) {
+export const CardTile = memo(function CardTile({
+  card,
+  writeAccess,
+  todo,
+  viewers,
+  actions,
+  draggable,
+  unread,
+  shownFields,
+}: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const pending = card.id < 0;
   const { dragging, edge } = useCardDnd(ref, card.id, card.area, writeAccess && draggable);
@@ -61,6 +73,10 @@ export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewer
   if (unread) labelParts.push(t('card.unread'));
   if (done) labelParts.push(t('card.done'));
   if (card.dueDate) labelParts.push(t('card.dueOn', { date: shortDate(card.dueDate) }));
+  for (const field of shownFields) {
+    const value = card.fields[field.id];
+    if (value !== undefined && value !== false) labelParts.push(`${field.name}: ${shownValue(field, value)}`);
+  }
 
   return (
     <div
@@ -110,6 +126,27 @@ export const CardTile = memo(function CardTile({ card, writeAccess, todo, viewer
         )}
         <span className="card-name">{card.name}</span>
       </div>
+      {shownFields.some((f) => card.fields[f.id] !== undefined && card.fields[f.id] !== false) && (
+        <div className="card-meta card-field-values">
+          {shownFields.map((field) => {
+            const value = card.fields[field.id];
+            if (value === undefined || value === false) return null;
+            const text = shownValue(field, value);
+            return (
+              <span key={field.id} className="card-badge card-field-badge" title={`${field.name}: ${text}`}>
+                {field.type === 'checkbox' ? (
+                  `${field.name} ✓`
+                ) : (
+                  <>
+                    <span className="visually-hidden">{field.name}: </span>
+                    {text}
+                  </>
+                )}
+              </span>
+            );
+          })}
+        </div>
+      )}
       {(card.dueDate || total > 0 || card.repeatEvery || card.assignees.length > 0 || viewers) && (
         <div className="card-meta">
           {card.dueDate && due && (

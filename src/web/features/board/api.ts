@@ -82,6 +82,7 @@ export async function createCard(qc: QueryClient, areaId: number, name: string):
     assigneeImage: null,
     assigneeType: null,
     checklist: { done: 0, total: 0 },
+    fields: {},
   };
   const result = await optimistic(
     () => {

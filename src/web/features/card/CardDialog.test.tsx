@@ -37,6 +37,7 @@ const CARD: Card = {
   assigneeImage: null,
   assigneeType: null,
   checklist: { done: 0, total: 0 },
+  fields: {},
   reminders: [],
   archivedAt: null,
 };

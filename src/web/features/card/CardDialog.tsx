@@ -5,7 +5,7 @@ import type { Viewer } from '../../../shared/events.js';
 import { api, ApiError } from '../../api/client';
 import { attempt } from '../../api/optimistic';
 import { archiveCard, deleteCard, duplicateCard, updateCard, type CardPatch } from './api';
-import { areasQuery, cardQuery, keys } from '../../api/queries';
+import { areasQuery, cardQuery, fieldsQuery, keys } from '../../api/queries';
 import type { Board, Card, CardListItem } from '../../api/types';
 import { toast } from '../../app/toast';
 import { Avatar } from '../../components/Avatar';
@@ -21,6 +21,7 @@ import { Comments } from './Comments';
 import { DatesField } from './DatesField';
 import { Description } from './Description';
 import { LabelsField } from './LabelsField';
+import { CardFieldsEditor } from '../fields/CardFieldsEditor';
 import './card.css';
 
 interface Props {
@@ -57,6 +58,7 @@ export default function CardDialog({ cardId, board, writeAccess, viewers, onMove
 
   const patch = (change: CardPatch) => card && void updateCard(qc, board.id, card, change);
   const editable = writeAccess && !!card && !card.archivedAt;
+  const fields = useQuery(fieldsQuery(board.id));
   const gone = result.isError && result.error instanceof ApiError && result.error.status === 404;
 
   if (!card) {
@@ -238,6 +240,19 @@ export default function CardDialog({ cardId, board, writeAccess, viewers, onMove
                 onChange={(assignees) => patch({ assignees })}
               />
             </section>
+            {(fields.data ?? []).length > 0 && (
+              <section className="side-section" aria-labelledby="sec-fields">
+                <h3 id="sec-fields" className="section-title">
+                  {t('fields.section')}
+                </h3>
+                <CardFieldsEditor
+                  boardId={board.id}
+                  values={card.fields}
+                  writeAccess={editable}
+                  onChange={(values) => patch({ fields: values })}
+                />
+              </section>
+            )}
             <section className="side-section" aria-labelledby="sec-dates">
               <h3 id="sec-dates" className="section-title">
                 {t('card.dates')}

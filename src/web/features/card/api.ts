@@ -37,6 +37,14 @@ function patched<T extends CardListItem>(card: T, patch: CardPatch, labels: Labe
     next.assigneeName = first?.name ?? null;
     next.assigneeImage = first?.image ?? null;
   }
+  if (patch.fields !== undefined) {
+    const fields = { ...card.fields };
+    for (const [id, value] of Object.entries(patch.fields)) {
+      if (value === null) delete fields[id];
+      else fields[id] = value;
+    }
+    next.fields = fields;
+  }
   if (patch.reminders !== undefined && 'reminders' in next) (next as unknown as Card).reminders = patch.reminders;
   return next;
 }

@@ -41,6 +41,7 @@ export function PublicBoardPage() {
   const { board, isGone } = usePublicBoard(token);
   const [openCard, setOpenCard] = useState<PublicCard | null>(null);
   const cards = useMemo(() => new Map(board.data?.areas.flatMap((a) => a.cards.map((c) => [c.id, c] as const))), [board.data]);
+  const shownFields = useMemo(() => (board.data?.fields ?? []).filter((f) => f.showOnCard), [board.data]);
   const actions = useMemo<CardActions>(
     () => ({ open: (id) => setOpenCard(cards.get(id) ?? null), move: () => undefined, toggleDone: () => undefined }),
     [cards],
@@ -117,6 +118,7 @@ export function PublicBoardPage() {
                       language={i18n.language}
                       draggable={false}
                       unread={false}
+                      shownFields={shownFields}
                     />
                   ))}
                   {area.cards.length === 0 && <p className="area-empty">{t('board.noCards')}</p>}

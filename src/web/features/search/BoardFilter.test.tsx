@@ -13,8 +13,8 @@ const ann = { id: 'u-ann', name: 'Ann Berg', image: null, type: 'human' };
 const card = (id: number, name: string, fields: Partial<CardListItem> = {}): CardListItem =>
   cardListItem({ id, name, sort: id, ...fields });
 const CARDS = [
-  card(1, 'Fix the login bug', { labels: [{ id: 3, name: 'urgent' }], assignees: [ann] }),
-  card(2, 'Write release notes', { status: 1 }),
+  card(1, 'Fix the login bug', { labels: [{ id: 3, name: 'urgent' }], assignees: [ann], fields: { 9: 'High', 10: true } }),
+  card(2, 'Write release notes', { status: 1, fields: { 9: 'Low' } }),
   card(3, 'Bug bash on Friday'),
 ];
 
@@ -43,6 +43,15 @@ beforeEach(() => {
   mockFetch(({ path }) => {
     if (path === '/api/data/labels') return { body: { labels: [{ id: 3, name: 'urgent' }] } };
     if (path === '/api/data/members') return { body: { members: [{ ...ann, permission: 'edit' }] } };
+    if (path === '/api/data/fields')
+      return {
+        body: {
+          fields: [
+            { id: 9, boardId: 7, name: 'Priority', type: 'select', options: ['High', 'Low'], showOnCard: true, sort: 0 },
+            { id: 10, boardId: 7, name: 'Signed off', type: 'checkbox', options: [], showOnCard: false, sort: 1 },
+          ],
+        },
+      };
     return undefined;
   });
 });
@@ -80,4 +89,19 @@ test('a filter in the address applies on arrival, and clearing it shows every ca
   expect(shown()).toHaveLength(3);
   // Only the filter's own part of the address goes; the open card stays.
   expect(address()).toBe('/board/7?card=2');
+});
+
+test('a custom field leaves the cards with that value (or any value), and goes into the address', async () => {
+  const user = userEvent.setup();
+  renderApp(<Board />, { path: '/board/7' });
+  await user.click(screen.getByRole('button', { name: 'Filter' }));
+  await user.selectOptions(await screen.findByRole('combobox', { name: 'Custom field' }), 'Priority');
+  expect(shown()).toEqual(['Fix the login bug', 'Write release notes']);
+  expect(address()).toBe('/board/7?field=9');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Value' }), 'Low');
+  expect(shown()).toEqual(['Write release notes']);
+  expect(address()).toBe('/board/7?field=9&fvalue=Low');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Custom field' }), 'Signed off');
+  await user.selectOptions(screen.getByRole('combobox', { name: 'Value' }), 'Not ticked');
+  expect(shown()).toEqual(['Write release notes', 'Bug bash on Friday']);
 });

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
-import { labelsQuery } from '../../api/queries';
+import { fieldsQuery, labelsQuery } from '../../api/queries';
 import type { CardListItem } from '../../api/types';
 import { Avatar } from '../../components/Avatar';
 import { Icon } from '../../components/Icon';
@@ -72,7 +72,8 @@ export function BoardFilter({ boardId, onChange }: Props) {
     filter.labels.length +
     filter.assignees.length +
     (filter.due ? 1 : 0) +
-    (filter.status ? 1 : 0);
+    (filter.status ? 1 : 0) +
+    (filter.field !== null ? 1 : 0);
 
   const apply = (next: Filter) => {
     setFilter(next);
@@ -290,6 +291,73 @@ function FilterFields({
           </select>
         </label>
       </div>
+      <FieldFilter boardId={boardId} filter={filter} update={update} />
+    </div>
+  );
+}
+
+/** A custom field and the value its cards must have: a choice for select and checkbox fields, typed text otherwise. */
+function FieldFilter({
+  boardId,
+  filter,
+  update,
+}: {
+  boardId: number;
+  filter: Filter;
+  update: (change: Partial<Filter>) => void;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const fields = useQuery(fieldsQuery(boardId)).data ?? [];
+  if (fields.length === 0) return null;
+  const field = fields.find((f) => f.id === filter.field);
+  return (
+    <div className="bfilter-selects">
+      <label className="bfilter-field" htmlFor={`${id}-field`}>
+        <span className="bfilter-legend">{t('fields.filterField')}</span>
+        <select
+          id={`${id}-field`}
+          className="select"
+          value={filter.field ?? ''}
+          onChange={(event) => update({ field: event.target.value ? Number(event.target.value) : null, fieldValue: '' })}
+        >
+          <option value="">{t('fields.filterNone')}</option>
+          {fields.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {field && (
+        <label className="bfilter-field" htmlFor={`${id}-value`}>
+          <span className="bfilter-legend">{t('fields.filterValue')}</span>
+          {field.type === 'select' || field.type === 'checkbox' ? (
+            <select
+              id={`${id}-value`}
+              className="select"
+              value={filter.fieldValue}
+              onChange={(event) => update({ fieldValue: event.target.value })}
+            >
+              <option value="">{t('fields.filterAny')}</option>
+              {(field.type === 'checkbox' ? ['true', 'false'] : field.options).map((o) => (
+                <option key={o} value={o}>
+                  {field.type === 'checkbox' ? t(o === 'true' ? 'fields.filterTicked' : 'fields.filterUnticked') : o}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              id={`${id}-value`}
+              className="input"
+              type={field.type === 'date' ? 'date' : 'text'}
+              value={filter.fieldValue}
+              placeholder={t('fields.filterAny')}
+              onChange={(event) => update({ fieldValue: event.target.value })}
+            />
+          )}
+        </label>
+      )}
     </div>
   );
 }

@@ -11,6 +11,9 @@ export interface Filter {
   assignees: string[];
   due: DueFilter | null;
   status: StatusFilter | null;
+  /** A custom field's id, and the value its cards must have (empty: any value). */
+  field: number | null;
+  fieldValue: string;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -18,7 +21,7 @@ const DUE: readonly string[] = ['overdue', 'week', 'none'];
 const STATUS: readonly string[] = ['open', 'done'];
 
 /** The search params the filter owns (the rest, such as `card`, belong to others). */
-export const FILTER_PARAMS = ['q', 'labels', 'assignees', 'due', 'status'] as const;
+export const FILTER_PARAMS = ['q', 'labels', 'assignees', 'due', 'status', 'field', 'fvalue'] as const;
 
 function list(value: string | null): string[] {
   return (value ?? '')
@@ -38,6 +41,8 @@ export function filterFromParams(params: URLSearchParams): Filter {
     assignees: list(params.get('assignees')),
     due: due && DUE.includes(due) ? (due as DueFilter) : null,
     status: status && STATUS.includes(status) ? (status as StatusFilter) : null,
+    field: Number.isInteger(Number(params.get('field'))) && Number(params.get('field')) > 0 ? Number(params.get('field')) : null,
+    fieldValue: params.get('fvalue') ?? '',
   };
 }
 
@@ -50,10 +55,14 @@ export function writeFilter(params: URLSearchParams, filter: Filter): URLSearchP
   if (filter.assignees.length > 0) next.set('assignees', filter.assignees.join(','));
   if (filter.due) next.set('due', filter.due);
   if (filter.status) next.set('status', filter.status);
+  if (filter.field !== null) {
+    next.set('field', String(filter.field));
+    if (filter.fieldValue) next.set('fvalue', filter.fieldValue);
+  }
   return next;
 }
 
-export const EMPTY: Filter = { text: '', labels: [], assignees: [], due: null, status: null };
+export const EMPTY: Filter = { text: '', labels: [], assignees: [], due: null, status: null, field: null, fieldValue: '' };
 
 /** The filter as the search params it writes, for comparing two filters. */
 export function filterKey(filter: Filter): string {
@@ -66,7 +75,8 @@ export function isActive(filter: Filter): boolean {
     filter.labels.length > 0 ||
     filter.assignees.length > 0 ||
     filter.due !== null ||
-    filter.status !== null
+    filter.status !== null ||
+    filter.field !== null
   );
 }
 
@@ -94,6 +104,16 @@ export function matcherFor(filter: Filter, now = Date.now()): (card: CardListIte
     }
     if (filter.status === 'open' && card.status === 1) return false;
     if (filter.status === 'done' && card.status !== 1) return false;
+    if (filter.field !== null && !fieldMatches(card.fields[filter.field], filter.fieldValue)) return false;
     return true;
   };
+}
+
+/** As the API's `field`/`value` filter: any value when none is asked; text by a part (any case), the others exactly; `false` also takes an unset checkbox. */
+function fieldMatches(value: string | number | boolean | undefined, wanted: string): boolean {
+  if (wanted === '') return value !== undefined && value !== false;
+  if (wanted === 'false') return value === undefined || value === false;
+  if (value === undefined) return false;
+  if (typeof value === 'string') return value.toLocaleLowerCase().includes(wanted.toLocaleLowerCase());
+  return String(value) === wanted;
 }

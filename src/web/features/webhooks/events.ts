@@ -7,7 +7,19 @@ export type EventGroup = 'board' | 'areas' | 'cards' | 'comments' | 'people';
  * `board.created` is left out: it happens before a board can have a webhook.
  */
 export const EVENT_GROUPS = [
-  { group: 'board', events: ['board.updated', 'board.archived', 'board.restored', 'board.deleted', 'labels.changed'] },
+  {
+    group: 'board',
+    events: [
+      'board.updated',
+      'board.archived',
+      'board.restored',
+      'board.deleted',
+      'labels.changed',
+      'field.created',
+      'field.updated',
+      'field.deleted',
+    ],
+  },
   {
     group: 'areas',
     events: ['area.created', 'area.updated', 'area.archived', 'area.restored', 'area.deleted', 'areas.reordered'],

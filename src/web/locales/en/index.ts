@@ -14,6 +14,7 @@ import publiclink from './publiclink.json';
 import mywork from './mywork.json';
 import teams from './teams.json';
 import history from './history.json';
+import fields from './fields.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -37,5 +38,6 @@ const en = {
   ...mywork,
   ...teams,
   ...history,
+  ...fields,
 };
 export default en;
