@@ -64,7 +64,7 @@ import { registerWebApp } from './http/web.js';
 import { createReadCaches } from './access/read-caches.js';
 import { keepCachesFresh } from './access/cache-invalidation.js';
 import { removeOwnedBoards } from './features/boards/account-removal.js';
-import { endStandingAccess } from './features/reclaim/reclaim.service.js';
+import { endStandingAccess, registerReclaimJobs } from './features/reclaim/reclaim.service.js';
 import { projectRoot, serviceVersion } from './version.js';
 
 export interface BuildOptions {
@@ -136,7 +136,13 @@ export async function buildApp({
   subscribeToChanges('public-links', publicLinksOnChange);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
-  for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {
+  for (const register of [
+    registerNotificationJobs,
+    registerArchiveJobs,
+    registerSharingJobs,
+    registerWebhookJobs,
+    registerReclaimJobs,
+  ]) {
     register(jobs, deps);
   }
   app.decorate('jobs', jobs);
