@@ -2,6 +2,7 @@ import { createEmailVerificationToken } from 'better-auth/api';
 import { expect, it } from 'vitest';
 import { BASE_URL, eachDialect, sessionCookie, type TestContext, type TestUser } from '../../../../test/harness.js';
 import { share } from '../../../../test/factories.js';
+import { enqueue } from '../../jobs/runner.js';
 import { Viewer } from '../../../../test/realtime-client.js';
 import { API_KEY_HANDOUT, DATA_HANDOUTS, handedOut, handOut, until } from '../../../../test/standing-access.js';
 
@@ -134,6 +135,22 @@ eachDialect(
       });
       expect(set.statusCode).toBe(200);
       await expectAllGone(t, carol, given);
+    });
+
+    it('a reclaim cut short after its first transaction is finished by the job it recorded', async () => {
+      const carol = await t.signUp('Carol');
+      const given = await handOutAll(t, carol);
+      // What a process that died right after the first transaction leaves: the job, and the board's link still there.
+      await t.db.deleteFrom('webhooks').where('boardId', '=', given.board.id).execute();
+      await enqueue(t.db, 'reclaim-links', `reclaim-links:test-${carol.id}`, { userId: carol.id }, new Date());
+      expect((await t.inject(null, { method: 'GET', url: `/api/public/${given.linkToken}` })).statusCode).toBe(200);
+      await t.app.jobs.runDue();
+      await until(async () => (await handedOut(t, carol, given.board.id))['a public link'] === 0, 'the link to end');
+      expect((await t.inject(null, { method: 'GET', url: `/api/public/${given.linkToken}` })).statusCode).toBe(404);
+      const event = await given.watcher.next('event', (m) => m.boardId === given.board.id && m.name === 'board.updated');
+      expect(event.version).toBeGreaterThan(given.version);
+      given.watcher.close();
+      given.socket.close();
     });
 
     it('leaves other accounts’ keys, feeds and links alone', async () => {
