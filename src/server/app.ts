@@ -64,6 +64,7 @@ import type { Hub } from './realtime/hub.js';
 import { registerWebApp } from './http/web.js';
 import { createReadCaches } from './access/read-caches.js';
 import { keepCachesFresh } from './access/cache-invalidation.js';
+import { registerReclaimJobs } from './features/reclaim/reclaim.service.js';
 import { projectRoot, serviceVersion } from './version.js';
 import { traceRequests } from './telemetry/http.js';
 
@@ -128,7 +129,13 @@ export async function buildApp({
   subscribeToChanges('public-links', publicLinksOnChange);
   const mailer = createMailer(config, app.log);
   const jobs = createJobRunner(deps, mailer, clock);
-  for (const register of [registerNotificationJobs, registerArchiveJobs, registerSharingJobs, registerWebhookJobs]) {
+  for (const register of [
+    registerNotificationJobs,
+    registerArchiveJobs,
+    registerSharingJobs,
+    registerWebhookJobs,
+    registerReclaimJobs,
+  ]) {
     register(jobs, deps);
   }
   app.decorate('jobs', jobs);

@@ -1,24 +1,34 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ApiKey, ApiKeyCreated } from '../../shared/api/api-keys.js';
 import type { Deps } from '../deps.js';
 import { HttpError } from '../http/errors.js';
-import type { Actor } from './actor.js';
+import { idempotentWrites } from '../http/idempotency.js';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys.service.js';
 import { identify, requireVerified } from './identify.js';
 
 /**
  * API keys live in a small table of our own: the secret is shown once and only
  * its SHA-256 is kept. Keys are managed from a signed-in session only, so a
- * leaked key cannot mint more keys.
+ * leaked key cannot mint more keys. Their own scope identifies the caller
+ * first, so `Idempotency-Key` works here as on `/api/data`: a repeat of a
+ * create is refused (409) instead of making a second key.
  */
 export function registerApiKeyRoutes(app: FastifyInstance, deps: Deps): void {
+  void app.register((scope, _options, done) => {
+    scope.addHook('onRequest', async (request) => {
+      const actor = await identify(request, deps, { accept: 'session' });
+      if (!actor) throw new HttpError(401, 'Sign in to manage API keys');
+      request.actor = actor;
+    });
+    idempotentWrites(scope, deps.database.db);
+    apiKeyRoutes(scope, deps);
+    done();
+  });
+}
+
+function apiKeyRoutes(app: FastifyInstance, deps: Deps): void {
   const { db } = deps.database;
-  const sessionUser = async (request: FastifyRequest): Promise<Actor> => {
-    const actor = await identify(request, deps, { accept: 'session' });
-    if (!actor) throw new HttpError(401, 'Sign in to manage API keys');
-    return actor;
-  };
 
   app.post(
     '/api/auth/api-key/create',
@@ -35,9 +45,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const actor = await sessionUser(request);
-      requireVerified(actor, 'API keys');
-      return createApiKey(db, actor.id, request.body as { name: string; readOnly?: boolean });
+      requireVerified(request.actor, 'API keys');
+      return createApiKey(db, request.actor.id, request.body as { name: string; readOnly?: boolean });
     },
   );
 
@@ -51,7 +60,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const { id } = await sessionUser(request);
+      const { id } = request.actor;
       return listApiKeys(db, id);
     },
   );
@@ -67,7 +76,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     async (request) => {
-      const { id } = await sessionUser(request);
+      const { id } = request.actor;
       const { keyId } = request.body as { keyId: string };
       return deleteApiKey(db, deps.bus, id, keyId);
     },

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { announce, REVOCATIONS } from '../db/channels.js';
 import { dialectOf } from '../db/dialects/index.js';
 import type { EventBus } from '../events/bus.js';
+import { recordedWrite } from '../events/write-record.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { hashKey } from './actor.js';
 import * as repo from './api-keys.repository.js';
@@ -36,7 +37,8 @@ export async function createApiKey(db: Db, userId: string, input: { name: string
     createdAt: nowIso(),
     lastUsedAt: null,
   };
-  await repo.insertKey(db, row);
+  // Recorded like every keyed write: a retry after a lost answer is refused (409), it does not make a second key.
+  await recordedWrite(db, (trx) => repo.insertKey(trx, row));
   return { ...present(row), key };
 }
 

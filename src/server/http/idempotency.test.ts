@@ -2,7 +2,7 @@ import type { InjectOptions } from 'fastify';
 import { expect, it } from 'vitest';
 import { cardNames, createArea, seedBoard, snapshot } from '../../../test/factories.js';
 import { eachDialect, type TestUser } from '../../../test/harness.js';
-import { DATA_HANDOUTS, handOut, HOOK_URL } from '../../../test/standing-access.js';
+import { API_KEY_HANDOUT, DATA_HANDOUTS, handOut, HOOK_URL } from '../../../test/standing-access.js';
 import { pruneIdempotencyKeys } from './idempotency.js';
 
 eachDialect('Idempotency-Key', (t) => {
@@ -167,18 +167,20 @@ eachDialect(
   'Idempotency-Key on answers that hold a secret',
   (t) => {
     const kept = async () => JSON.stringify(await t.db.selectFrom('idempotency_keys').selectAll().execute());
-    for (const secret of DATA_HANDOUTS) {
+    for (const secret of [...DATA_HANDOUTS, API_KEY_HANDOUT]) {
       it(`${secret.what}: the secret is not kept, and a repeat with the key is a 409 that changes nothing`, async () => {
         const owner = await t.signUp();
         const board = await t.createBoard(owner);
         const send = () => handOut(t, owner, secret, board.id, { 'idempotency-key': `secret-${secret.what}` });
+        const count = () => secret.count(t, { userId: owner.id, boardId: board.id });
+        // A test account comes with an API key of its own.
+        const had = await count();
         const first = await send();
         expect(first.statusCode, first.body).toBe(200);
         const shown = secret.secretOf(first.json());
         expect(await kept()).not.toContain(shown);
-        const count = () => secret.count(t, { userId: owner.id, boardId: board.id });
         const before = { count: await count(), state: await snapshot(t) };
-        expect(before.count).toBe(1);
+        expect(before.count).toBe(had + 1);
 
         const again = await send();
         expect(again.statusCode).toBe(409);
@@ -187,6 +189,34 @@ eachDialect(
         expect({ count: await count(), state: await snapshot(t) }).toEqual(before);
       });
     }
+
+    it('an API key (outside /api/data): another Idempotency-Key makes a second key, and the account is told apart as elsewhere', async () => {
+      const [owner, other] = [await t.signUp(), await t.signUp()];
+      const send = (as: TestUser, key: string) => handOut(t, as, API_KEY_HANDOUT, 0, { 'idempotency-key': key });
+      // Made through the route, apart from the key each test account comes with.
+      const made = async (user: TestUser) =>
+        (await t.db.selectFrom('apikey').select('id').where('userId', '=', user.id).where('name', '=', 'Key').execute()).length;
+      expect((await send(owner, 'key-1')).statusCode).toBe(200);
+      expect((await send(owner, 'key-1')).statusCode).toBe(409);
+      expect(await made(owner)).toBe(1);
+      const second = await send(owner, 'key-2');
+      expect(second.statusCode).toBe(200);
+      expect(await made(owner)).toBe(2);
+      // The key is the account's: another account's first use of it is its own first request.
+      expect((await send(other, 'key-1')).statusCode).toBe(200);
+      expect(await made(other)).toBe(1);
+    });
+
+    it('an API key without a session is a 401 with the key untouched, and a malformed key is a 400', async () => {
+      const owner = await t.signUp();
+      const anonymous = await t.app.inject({ ...API_KEY_HANDOUT.request(0), headers: { 'idempotency-key': 'anon' } });
+      expect(anonymous.statusCode).toBe(401);
+      expect(await t.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'anon').execute()).toEqual([]);
+      const had = await API_KEY_HANDOUT.count(t, { userId: owner.id, boardId: 0 });
+      const malformed = await handOut(t, owner, API_KEY_HANDOUT, 0, { 'idempotency-key': 'k'.repeat(256) });
+      expect(malformed.statusCode).toBe(400);
+      expect(await API_KEY_HANDOUT.count(t, { userId: owner.id, boardId: 0 })).toBe(had);
+    });
 
     it('a refusal of a secret-making request is kept and answered again like any other', async () => {
       const owner = await t.signUp();

@@ -3,8 +3,7 @@ import type { WebSocket } from 'ws';
 import type { PublicServerMessage } from '../../../shared/api/public-links.js';
 import type { Database } from '../../db/database.js';
 import type { Deps, ServiceDeps } from '../../deps.js';
-import type { Db } from '../../db/database.js';
-import { announce, BOARD_VERSIONS, listenTo, on, PUBLIC_LINK_CHANGES } from '../../db/channels.js';
+import { BOARD_VERSIONS, listenTo, on, PUBLIC_LINK_CHANGES } from '../../db/channels.js';
 import { PublicViewers, type PublicViewer } from './public-viewers.js';
 import { keepAlive } from '../../realtime/keep-alive.js';
 import { realtimeMessages, socketOpened } from '../../metrics/metrics.js';
@@ -24,19 +23,6 @@ export function publicViewersOf(deps: Pick<Deps, 'bus' | 'database' | 'log'>): P
     registries.set(deps.bus, viewers);
   }
   return viewers;
-}
-
-/**
- * Inside the transaction that revoked or replaced a link of the board: every
- * other process hears of it at the commit (and never if it rolls back).
- */
-export async function announceLinkChange(deps: Pick<Deps, 'database'>, trx: Db, boardId: number): Promise<void> {
-  await announce(deps.database.dialect, trx, PUBLIC_LINK_CHANGES, { boardId }, true);
-}
-
-/** After that commit: the link's viewers here close at once. */
-export async function recheckLinkViewers(deps: Pick<Deps, 'bus' | 'database' | 'log'>, boardId: number): Promise<void> {
-  await publicViewersOf(deps).recheck(boardId);
 }
 
 class SocketViewer implements PublicViewer {

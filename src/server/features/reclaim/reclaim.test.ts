@@ -1,6 +1,8 @@
 import { createEmailVerificationToken } from 'better-auth/api';
 import { expect, it } from 'vitest';
 import { BASE_URL, eachDialect, sessionCookie, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { share } from '../../../../test/factories.js';
+import { enqueue } from '../../jobs/runner.js';
 import { Viewer } from '../../../../test/realtime-client.js';
 import { API_KEY_HANDOUT, DATA_HANDOUTS, handedOut, handOut, until } from '../../../../test/standing-access.js';
 
@@ -19,7 +21,13 @@ async function handOutAll(t: TestContext, user: TestUser) {
   const feedPath = new URL(DATA_HANDOUTS[1]!.secretOf(feed!)).pathname;
   const linkToken = new URL(DATA_HANDOUTS[2]!.secretOf(link!)).pathname.split('/').pop()!;
   const socket = await Viewer.connect(await t.listen(), { 'x-api-key': user.key });
-  return { board, feedPath, linkToken, socket };
+  // A member watching the board: the removals reach it as a change of the board, like any other.
+  const member = await t.signUp();
+  await share(t, board.id, member, 'read');
+  const watcher = await Viewer.connect(await t.listen(), { 'x-api-key': member.key });
+  watcher.send({ type: 'subscribe', boardId: board.id });
+  const { version } = await watcher.next('subscribed', (m) => m.boardId === board.id);
+  return { board, feedPath, linkToken, socket, watcher, version };
 }
 
 /** What is left of it: each must answer as gone, and nothing of the account may remain in the tables. */
@@ -29,6 +37,16 @@ async function expectAllGone(t: TestContext, user: TestUser, given: Awaited<Retu
   expect((await t.inject(null, { method: 'GET', url: `/api/public/${given.linkToken}` })).statusCode).toBe(404);
   expect(Object.values(await handedOut(t, user, given.board.id))).toEqual([0, 0, 0, 0]);
   await until(() => given.socket.closed !== null, 'the key’s socket to close');
+  const event = await given.watcher.next('event', (m) => m.boardId === given.board.id && m.name === 'board.updated');
+  expect(event.actor).toBeNull();
+  expect(event.version).toBeGreaterThan(given.version);
+  const { version } = await t.db
+    .selectFrom('boards')
+    .select('version')
+    .where('id', '=', given.board.id)
+    .executeTakeFirstOrThrow();
+  expect(version).toBeGreaterThanOrEqual(event.version);
+  given.watcher.close();
 }
 
 eachDialect(
@@ -119,6 +137,22 @@ eachDialect(
       await expectAllGone(t, carol, given);
     });
 
+    it('a reclaim cut short after its first transaction is finished by the job it recorded', async () => {
+      const carol = await t.signUp('Carol');
+      const given = await handOutAll(t, carol);
+      // What a process that died right after the first transaction leaves: the job, and the board's link still there.
+      await t.db.deleteFrom('webhooks').where('boardId', '=', given.board.id).execute();
+      await enqueue(t.db, 'reclaim-links', `reclaim-links:test-${carol.id}`, { userId: carol.id }, new Date());
+      expect((await t.inject(null, { method: 'GET', url: `/api/public/${given.linkToken}` })).statusCode).toBe(200);
+      await t.app.jobs.runDue();
+      await until(async () => (await handedOut(t, carol, given.board.id))['a public link'] === 0, 'the link to end');
+      expect((await t.inject(null, { method: 'GET', url: `/api/public/${given.linkToken}` })).statusCode).toBe(404);
+      const event = await given.watcher.next('event', (m) => m.boardId === given.board.id && m.name === 'board.updated');
+      expect(event.version).toBeGreaterThan(given.version);
+      given.watcher.close();
+      given.socket.close();
+    });
+
     it('leaves other accounts’ keys, feeds and links alone', async () => {
       const carol = await t.signUp('Carol');
       const bystander = await t.signUp('Bystander');
@@ -134,7 +168,16 @@ eachDialect(
       expect((await t.inject(null, { method: 'GET', url: kept.feedPath })).statusCode).toBe(200);
       expect((await t.inject(null, { method: 'GET', url: `/api/public/${kept.linkToken}` })).statusCode).toBe(200);
       expect(kept.socket.closed).toBeNull();
+      // Nothing of the bystander's changed, so its board heard nothing and kept its version.
+      expect(await kept.watcher.quiet('event')).toEqual([]);
+      const { version } = await t.db
+        .selectFrom('boards')
+        .select('version')
+        .where('id', '=', kept.board.id)
+        .executeTakeFirstOrThrow();
+      expect(version).toBe(kept.version);
       kept.socket.socket.close();
+      kept.watcher.close();
     });
   },
   { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
