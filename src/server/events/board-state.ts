@@ -38,16 +38,26 @@ function insertAt<T>(list: T[], index: number, item: T): void {
   list.splice(Math.max(0, Math.min(index, list.length)), 0, item);
 }
 
-/** A card event's custom fields, in either place a card event may carry them. */
-function fieldsOf(data: { card?: unknown; fields?: unknown }): Record<string, unknown> | undefined {
-  const own = (data.card as { fields?: unknown } | undefined)?.fields ?? data.fields;
-  return own !== null && typeof own === 'object' ? (own as Record<string, unknown>) : undefined;
+const record = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+
+/**
+ * A card event's custom fields: the card it carries holds all its set values
+ * (`card.fields`, the whole set); a `card.updated` also names what it changed
+ * (`fields`, `null` clearing one). Older events carry neither.
+ */
+interface EventFields {
+  all?: Record<string, unknown> | undefined;
+  changed?: Record<string, unknown> | undefined;
 }
 
-/** A card as events show it, with the fields it had before unless the event says otherwise (`null` clears one). */
-export function pastCard(card: CardListItem, fields: Record<string, unknown> | undefined, before?: PastCard): PastCard {
-  const merged = { ...(before?.fields ?? {}) };
-  for (const [id, value] of Object.entries(fields ?? {})) {
+function fieldsOf(data: { card?: unknown; fields?: unknown }): EventFields {
+  return { all: record((data.card as { fields?: unknown } | undefined)?.fields), changed: record(data.fields) };
+}
+
+/** A card as events show it: its whole set of field values when the event has it, else the ones before with the event's changes. */
+export function pastCard(card: CardListItem, fields: EventFields, before?: PastCard): PastCard {
+  const merged = { ...(fields.all ?? before?.fields ?? {}) };
+  for (const [id, value] of Object.entries(fields.changed ?? {})) {
     if (value === null) delete merged[id];
     else merged[id] = value;
   }
@@ -77,7 +87,7 @@ function take(state: BoardState, cardId: number): PastCard | undefined {
   return at?.area.cards.splice(at.index, 1)[0];
 }
 
-function placeCard(state: BoardState, card: Card, fields: Record<string, unknown> | undefined): void {
+function placeCard(state: BoardState, card: Card, fields: EventFields): void {
   const before = take(state, card.id);
   if (card.archivedAt) return;
   const area = state.areas.find((a) => a.id === card.area);
@@ -129,6 +139,8 @@ export function applyEvent(state: BoardState, event: StoredEvent): void {
     insertAt(to.cards, data.newIndex, take(state, data.cardId)!);
   } else if (is('card.archived', data) || is('card.deleted', data)) {
     take(state, data.cardId);
+  } else if (is('field.deleted', data)) {
+    for (const area of state.areas) for (const card of area.cards) delete card.fields[String(data.fieldId)];
   } else if (is('labels.changed', data)) {
     const names = new Map(data.labels.map((l) => [l.id, l.name]));
     for (const area of state.areas)

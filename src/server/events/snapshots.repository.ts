@@ -154,5 +154,11 @@ export async function presentRows(db: Db, boardId: number) {
     .where('cards.boardId', '=', boardId)
     .orderBy('card_assignees.id')
     .execute();
-  return { board, areas, cards, labels, assignees };
+  const values = await db
+    .selectFrom('card_field_values')
+    .innerJoin('cards', 'cards.id', 'card_field_values.cardId')
+    .select(['card_field_values.cardId', 'card_field_values.fieldId', 'card_field_values.value'])
+    .where('cards.boardId', '=', boardId)
+    .execute();
+  return { board, areas, cards, labels, assignees, values };
 }

@@ -27,6 +27,9 @@ export async function presentState(db: Db, boardId: number): Promise<{ version: 
   for (const { cardId, ...label } of rows.labels) labels.set(cardId, [...(labels.get(cardId) ?? []), label]);
   const people = new Map<number, PastCard['assignees']>();
   for (const { cardId, ...person } of rows.assignees) people.set(cardId, [...(people.get(cardId) ?? []), person]);
+  const values = new Map<number, PastCard['fields']>();
+  for (const { cardId, fieldId, value } of rows.values)
+    values.set(cardId, { ...values.get(cardId), [fieldId]: JSON.parse(value) as unknown });
   const cards = new Map<number, PastCard[]>();
   for (const card of rows.cards) {
     const list = cards.get(card.areaId) ?? [];
@@ -38,8 +41,7 @@ export async function presentState(db: Db, boardId: number): Promise<{ version: 
       assignees: people.get(card.id) ?? [],
       dueDate: toIso(card.dueDate),
       done: card.status === 1,
-      // Custom field values join here once their table exists; until a card event carries them a card has none.
-      fields: {},
+      fields: values.get(card.id) ?? {},
     });
     cards.set(card.areaId, list);
   }

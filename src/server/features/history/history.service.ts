@@ -9,6 +9,8 @@ import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js
 import type { BoardAt, HistoryEntry, PastCard } from '../../../shared/api/history.js';
 import type { Card } from '../../../shared/api/cards.js';
 import { updateCard } from '../cards/cards.service.js';
+import { boardFields } from '../fields/fields.service.js';
+import type { FieldValue } from '../../../shared/api/fields.js';
 import { boardLabels, ensureLabel } from '../labels/labels.service.js';
 import * as repo from './history.repository.js';
 
@@ -83,7 +85,7 @@ export async function boardAt(
 }
 
 /**
- * Puts a card's name, content, labels, due date and done back as they were
+ * Puts a card's name, content, labels, due date, done and custom field values back as they were
  * at a version: one ordinary card update (so its activity, events and
  * notifications are those of an edit). Labels the board has dropped since
  * are made again by name first.
@@ -101,6 +103,13 @@ export async function restoreCard(deps: ServiceDeps, actor: Actor, input: { card
   for (const label of past.labels) {
     labelIds.push(labels.get(label.id)?.id ?? (await ensureLabel(deps, actor, board.id, label.name)).id);
   }
+  // Each field the board still has takes its value then (none: cleared); a choice since dropped from a list stays as it is.
+  const fields: Record<string, FieldValue | null> = {};
+  for (const field of await boardFields(db, board.id)) {
+    const value = (past.fields[String(field.id)] ?? null) as FieldValue | null;
+    if (field.type === 'select' && value !== null && !field.options.includes(String(value))) continue;
+    fields[String(field.id)] = value;
+  }
   const { card } = await updateCard(deps, actor, {
     cardID: input.cardID,
     name: past.name,
@@ -108,6 +117,7 @@ export async function restoreCard(deps: ServiceDeps, actor: Actor, input: { card
     status: past.done ? 1 : 0,
     dueDate: past.dueDate,
     labelIds,
+    ...(Object.keys(fields).length > 0 ? { fields } : {}),
   });
   return card;
 }

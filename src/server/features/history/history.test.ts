@@ -37,7 +37,7 @@ async function shown(t: TestContext, user: TestUser, boardId: number) {
         assignees: c.assignees,
         dueDate: c.dueDate,
         done: c.status === 1,
-        fields: {},
+        fields: c.fields,
       })),
     });
   }
@@ -289,6 +289,43 @@ eachDialect('board history', (t) => {
     expect(now.areas[1]!.cards[0]).toEqual({ ...past, labels: card.labels, sort: 0 });
     const history = (await t.inject(owner, { method: 'GET', url: `/api/data/board-history?boardId=${boardId}&limit=1` })).json();
     expect(history.entries[0]).toMatchObject({ name: 'card.updated', summary: 'a', actor: { id: owner.id } });
+  });
+
+  it('rebuilds custom field values as they stood, forgets a deleted field, and restores a card’s values', async () => {
+    snapshotInterval.every = 3;
+    const owner = await t.signUp('Owner');
+    const { board, cards } = await seedBoard(t, owner, { Todo: ['a', 'b'] });
+    const boardId = board.id as number;
+    const cardID = cards.a!.id as number;
+    const field = async (payload: Json) => {
+      const res = await t.inject(owner, { method: 'POST', url: '/api/data/field', payload: { boardId, ...payload } });
+      expect(res.statusCode, res.body).toBe(200);
+      return String((res.json().field as { id: number }).id);
+    };
+    const points = await field({ name: 'Points', type: 'number' });
+    const stage = await field({ name: 'Stage', type: 'select', options: ['new', 'old'] });
+    await updateCard(t, owner, cardID, { fields: { [points]: 3, [stage]: 'new' } });
+    const first = await shown(t, owner, boardId);
+    expect(first.areas[0]!.cards[0]!.fields).toEqual({ [points]: 3, [stage]: 'new' });
+    await updateCard(t, owner, cardID, { fields: { [points]: 8, [stage]: null } });
+    await updateCard(t, owner, cards.b!.id as number, { fields: { [points]: 1 } });
+    const second = await shown(t, owner, boardId);
+    const removed = await t.inject(owner, { method: 'DELETE', url: `/api/data/field?id=${stage}` });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const third = await shown(t, owner, boardId);
+    for (const then of [first, second, third]) {
+      const res = await boardAt(t, owner, boardId, then.version);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().areas).toEqual(then.areas);
+    }
+    const restored = await t.inject(owner, {
+      method: 'POST',
+      url: '/api/data/card-restore',
+      payload: { cardID, version: first.version },
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
+    // The deleted field does not come back; the one still there takes its value from then.
+    expect(restored.json().card.fields).toEqual({ [points]: 3 });
   });
 
   it('gives a board from before snapshots its first one with its next change: rebuildable from there, 410 before', async () => {
