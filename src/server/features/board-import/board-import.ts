@@ -79,7 +79,8 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
       zip = await SafeZip.open(upload, importLimits.zip);
       source = { text: await readBoardJson(zip) };
     }
-    const { file, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, now: nowIso() });
+    const importer = { id: actor.id, name: actor.name };
+    const { file, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, importer, now: nowIso() });
     const files = zip ? await storeFiles(zip, file, store, written) : noFiles();
     const board = await writeInSteps(deps, actor, file, files);
     return report ? { board, report } : { board };
