@@ -28,7 +28,10 @@ export const ImportReport = Type.Object({
     comments: Type.Integer({ minimum: 0 }),
     labels: Type.Integer({ minimum: 0 }),
     checklistItems: Type.Integer({ minimum: 0 }),
-    links: Type.Integer({ minimum: 0, description: 'attachments written as links into the card content (Trello), or linked attachments (LokalBoards)' }),
+    links: Type.Integer({
+      minimum: 0,
+      description: 'attachments written as links into the card content (Trello), or linked attachments (LokalBoards)',
+    }),
     attachments: Type.Optional(Type.Integer({ minimum: 0, description: 'attachments with their file (LokalBoards)' })),
   }),
   skipped: Type.Array(

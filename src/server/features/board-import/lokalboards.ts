@@ -104,7 +104,7 @@ export function looksLikeLokalBoards(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === LOKALBOARDS_FORMAT;
 }
 
-const checkFile = steppedChecker(LokalBoardsFile, ['areas', 'areas/cards']);
+const checkFile = steppedChecker(LokalBoardsFile, ['areas']);
 
 /** Who imports: linked where the file names them (as assignee), by name. */
 export interface Importer {
@@ -126,7 +126,9 @@ export async function convertLokalBoardsUpload(
   if (over) return { problem: over };
   const outside = pathOutside(source);
   if (outside !== null)
-    return { problem: `The LokalBoards board file names a file outside the zip's attachments folder: ${JSON.stringify(outside)}` };
+    return {
+      problem: `The LokalBoards board file names a file outside the zip's attachments folder: ${JSON.stringify(outside)}`,
+    };
   const steps = conversion(source, people, importer, now);
   const pace = pacer();
   for (;;) {
@@ -269,7 +271,8 @@ function* conversion(
 
   // People: ids of another instance never name an account here; the importer is recognised by name.
   const importerKey = importer ? oneLine(importer.name).toLowerCase() : null;
-  const isImporter = (name: string | null) => name !== null && importerKey !== null && oneLine(name).toLowerCase() === importerKey;
+  const isImporter = (name: string | null) =>
+    name !== null && importerKey !== null && oneLine(name).toLowerCase() === importerKey;
   const foreignId = (id: string | number | null) => (id === null ? '' : cut(`lokalboards:${id}`, 255));
   const personOf = (p: { id: string | number | null; name: string | null } | null) => {
     if (p === null) return null;
@@ -298,7 +301,10 @@ function* conversion(
   const rewrite = (text: string) =>
     pictureAddress.size === 0
       ? text
-      : text.replace(UPLOAD_ADDRESS, (found) => pictureAddress.get(found) ?? pictureAddress.get(found.replace(/\.+$/, '')) ?? found);
+      : text.replace(
+          UPLOAD_ADDRESS,
+          (found) => pictureAddress.get(found) ?? pictureAddress.get(found.replace(/\.+$/, '')) ?? found,
+        );
 
   // Labels: one per word, used ones first, up to the board's limit.
   const names = new Map<string, { name: string; used: boolean; order: number }>();
@@ -376,7 +382,11 @@ function* conversion(
           id: comment.id,
           // A name only: a comment is never attributed to an account of this instance.
           author: { id: null, name: author },
-          content: fit(rewrite(comment.content), COMMENT_MAX_LENGTH, `${author ?? '?'}: ${oneLine(comment.content).slice(0, 80)}`),
+          content: fit(
+            rewrite(comment.content),
+            COMMENT_MAX_LENGTH,
+            `${author ?? '?'}: ${oneLine(comment.content).slice(0, 80)}`,
+          ),
           html: NOT_READ,
           createdAt: isoOrNull(comment.createdAt) ?? now,
         });
