@@ -149,7 +149,8 @@ async function exported(t: TestContext, user: TestUser, boardId: number) {
   expect(res.statusCode, res.body).toBe(200);
   const { files } = await readZip(res.rawPayload);
   const json = [...files.keys()].find((n) => n.endsWith('.json'))!;
-  return { file: JSON.parse(files.get(json)!.toString('utf8')) as Json, files };
+  const file: Json = JSON.parse(files.get(json)!.toString('utf8'));
+  return { file, files };
 }
 
 async function rowCounts(t: TestContext) {
