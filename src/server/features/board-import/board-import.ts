@@ -60,7 +60,8 @@ type FileCard = BoardFileInput['areas'][number]['cards'][number];
  * board file that is unsafe or not understood is refused (400) before
  * anything is written. A Trello board export (its JSON, plain or as the one
  * JSON file of a zip) is converted to a board file (see trello.ts) and then
- * takes the same road; the answer then carries the conversion's report.
+ * takes the same road; the answer then carries the conversion's report. So
+ * does a LokalBoards board file (see lokalboards.ts), its zip's files stored as ours.
  */
 export async function importBoard(deps: ServiceDeps, actor: Actor, upload: string): Promise<BoardImportResult> {
   const store = uploadStore(deps.config.dataDir);

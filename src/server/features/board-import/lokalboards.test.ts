@@ -319,18 +319,30 @@ eachDialect('LokalBoards import', (t) => {
 });
 
 describe('convertLokalBoards', () => {
-  it('takes time in proportion to the file: eight times the cards, not sixty-four times the work', () => {
+  it('takes time in proportion to the file: sixteen times the cards, not 256 times the work', () => {
     const time = (cards: number) => {
       const file = lokalBoardsFile(cards) as LokalBoardsFile;
       const start = performance.now();
       convertLokalBoards(file, new Map(), { id: 'me', name: 'Olga Import' }, '2026-01-01T00:00:00.000Z');
       return performance.now() - start;
     };
-    time(5_000);
-    const small = Math.min(time(5_000), time(5_000), time(5_000));
+    time(2_500);
+    // The best of several runs: on a shared machine a single run may be held up many times over.
+    const small = Math.min(...Array.from({ length: 5 }, () => time(2_500)));
     const large = Math.min(time(40_000), time(40_000));
-    // Linear is 8× (a small file is favoured by the caches, so a little more); comparing every card with every other, 64×.
-    expect(large / small).toBeLessThan(24);
+    // Linear is 16× (a small file is favoured by the caches, so somewhat more); comparing every card with every other, 256×.
+    expect(large / small).toBeLessThan(100);
+  });
+
+  it('keeps a cover the zip holds as a picture address of ours, and drops one it does not hold', () => {
+    const cover = (image: string) => {
+      const file = lokalBoardsFile();
+      file.board.image = image;
+      return convertLokalBoards(file, new Map(), undefined, '2026-01-01T00:00:00.000Z').file.board.image;
+    };
+    expect(cover('/api/uploads/a1b2c3.png')).toMatch(/^\/api\/data\/image\/[0-9a-f]{32}$/);
+    expect(cover('/api/uploads/elsewhere.png')).toBeNull();
+    expect(cover('https://pictures.example/cover.jpg')).toBe('https://pictures.example/cover.jpg');
   });
 
   it('keeps at most 30 labels, used ones first, and reports the rest', () => {

@@ -448,7 +448,9 @@ function* conversion(
   if (unknownHistory > 0) skip(String(unknownHistory), 'historyUnknown');
 
   const board = source.board;
-  const image = board.image ? rewrite(board.image) : null;
+  // A cover uploaded there that the zip does not hold would point at nothing here.
+  const rewritten = board.image ? rewrite(board.image) : null;
+  const image = rewritten !== null && rewritten.includes('/api/uploads/') ? null : rewritten;
   const labels = ranked.slice(0, MAX_LABELS).map((l, i) => ({ id: i + 1, name: l.name }));
   const file: BoardFileInput = {
     format: BOARD_FILE_FORMAT,
