@@ -344,6 +344,86 @@ describeE2E('exports, import and the administration page', { env: { LANGUAGE: 'd
     await context.close();
   }, 120_000);
 
+  test('importing a LokalBoards export (.zip) brings its files and reports who was not on this instance, at 390 px', async () => {
+    const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
+    const file = {
+      format: 'lokalboards.board',
+      formatVersion: 1,
+      lokalboardsVersion: '0.39.0',
+      exportedAt: '2026-02-01T00:00:00.000Z',
+      board: { id: 3, name: 'Lokal-Umzug', style: 'kanban', status: 'private', color: null, image: null, owner: null },
+      members: [],
+      labels: [{ id: 1, name: 'Küche' }],
+      areas: [
+        {
+          id: 1,
+          name: 'Offen',
+          sort: 0,
+          archivedAt: null,
+          cards: [
+            {
+              id: 5,
+              name: 'Geschirr packen',
+              content: '- [x] Teller\n- [ ] Gläser',
+              done: false,
+              sort: 0,
+              dueDate: null,
+              repeat: null,
+              assignees: [{ id: 'x1', name: 'Rudi Fremd' }],
+              assignee: { id: 'x1', name: 'Rudi Fremd' },
+              labels: ['Küche'],
+              archivedAt: null,
+              reminders: [],
+              attachments: [
+                {
+                  id: 9,
+                  filename: 'Liste.pdf',
+                  filetype: 'application/pdf',
+                  filesize: pdf.length,
+                  createdAt: '2026-01-01T00:00:00.000Z',
+                  file: 'attachments/9-Liste.pdf',
+                },
+              ],
+              comments: [
+                { id: 1, author: { id: 'x1', name: 'Rudi Fremd' }, content: 'Mach ich', createdAt: '2026-01-02T00:00:00.000Z' },
+              ],
+              activity: [],
+            },
+          ],
+        },
+      ],
+      images: {},
+    };
+    const zip = rawZip([
+      { name: '3-lokal-umzug.json', data: JSON.stringify(file) },
+      { name: 'attachments/9-Liste.pdf', data: pdf },
+    ]);
+    const { page, context } = await adminPage(390);
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Import a board' });
+    await section.getByLabel('Board export file').setInputFiles({ name: 'lokal.zip', mimeType: 'application/zip', buffer: zip });
+    await section.getByRole('button', { name: 'Import' }).click();
+    await section.getByText('“Lokal-Umzug” was imported.').waitFor();
+    await section.getByRole('heading', { name: 'Imported from LokalBoards' }).waitFor();
+    const counts = await section.locator('.import-counts > div').allInnerTexts();
+    expect(counts.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual([
+      'Areas 1',
+      'Cards 1',
+      'Comments 1',
+      'Labels 1',
+      'Checklist items 2',
+      'Attachment links 0',
+      'Attachments 1',
+    ]);
+    expect(await section.locator('.import-skipped li').allInnerTexts()).toEqual([
+      'Rudi Fremd as an assignee: nobody of that name shares a board with you here.',
+    ]);
+    await settle(page);
+    await screenshot(page, 'import-lokalboards-report-390');
+    expect(await accessibilityProblems(page, 'LokalBoards import report')).toEqual([]);
+    await context.close();
+  }, 120_000);
+
   test('the administration at 390 px', async () => {
     const { page, context } = await adminPage(390);
     await page.goto('/admin');

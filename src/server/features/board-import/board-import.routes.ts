@@ -39,7 +39,7 @@ export function boardImportRoutes(app: FastifyInstance, deps: Deps): void {
         schema: {
           tags: ['Exports'],
           summary:
-            'Import a board export (multipart: the zip as `file`) or a Trello board export (its JSON, plain or zipped) as a new board of yours',
+            'Import a board export (multipart: the zip as `file`), a Trello board export (its JSON, plain or zipped) or a LokalBoards board export (its zip, or its board file) as a new board of yours',
           consumes: ['multipart/form-data'],
           response: { 200: BoardImportResult, ...errorResponses, 413: ErrorBody, 415: ErrorBody, 429: ErrorBody },
         },

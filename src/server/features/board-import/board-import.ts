@@ -54,7 +54,8 @@ export const importLimits: { zip: ZipLimits; uploadBytes: number; boardFileBytes
  * board file that is unsafe or not understood is refused (400) before
  * anything is written. A Trello board export (its JSON, plain or as the one
  * JSON file of a zip) is converted to a board file (see trello.ts) and then
- * takes the same road; the answer then carries the conversion's report.
+ * takes the same road; the answer then carries the conversion's report. So
+ * does a LokalBoards board file (see lokalboards.ts), its zip's files stored as ours.
  */
 export async function importBoard(deps: ServiceDeps, actor: Actor, upload: string): Promise<BoardImportResult> {
   const store = fileStore(deps.config);
@@ -73,7 +74,8 @@ export async function importBoard(deps: ServiceDeps, actor: Actor, upload: strin
       zip = await SafeZip.open(upload, importLimits.zip);
       source = { text: await readBoardJson(zip) };
     }
-    const { plan, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, now: nowIso() });
+    const importer = { id: actor.id, name: actor.name };
+    const { plan, report } = await prepareInWorker({ source, fromZip: zip !== undefined, people, importer, now: nowIso() });
     const files = zip ? await storeFiles(zip, plan.head, store, written) : noFiles();
     const board = await writeInSteps(deps, actor, plan, files);
     return report ? { board, report } : { board };

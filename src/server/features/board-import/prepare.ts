@@ -8,6 +8,7 @@ import { BadZip } from '../../zip/reader.js';
 import { importBounds, overBound } from './import-bounds.js';
 import { steppedChecker } from './json-check.js';
 import { parseInSteps } from './json-in-steps.js';
+import { convertLokalBoardsUpload, looksLikeLokalBoards, type Importer } from './lokalboards.js';
 import { convertTrelloUpload, looksLikeTrello } from './trello.js';
 
 // A board file's bulk is its areas: checked one by one.
@@ -26,6 +27,8 @@ export interface PrepareInput {
   fromZip: boolean;
   /** Account id → name of everyone the importer shares a board with (a Trello export's members are matched by name). */
   people: ReadonlyMap<string, string>;
+  /** The importer, whom a LokalBoards file's assignee of the same name stays. */
+  importer?: Importer;
   now: string;
 }
 
@@ -35,7 +38,7 @@ export interface PrepareInput {
  * the service's event loop only ever does the bounded writes. A file that is
  * not understood throws `BadZip` with what the answer says.
  */
-export async function prepareBoardFile({ source, fromZip, people, now }: PrepareInput): Promise<Prepared> {
+export async function prepareBoardFile({ source, fromZip, people, importer, now }: PrepareInput): Promise<Prepared> {
   const what = fromZip ? 'The board file' : 'The file';
   const text = 'text' in source ? source.text : await readFile(source.path, 'utf8');
   const parsed = await parseJson(text, what);
@@ -44,6 +47,13 @@ export async function prepareBoardFile({ source, fromZip, people, now }: Prepare
     if ('problem' in converted) throw new BadZip(converted.problem);
     const problem = await validate(converted.file);
     if (problem) throw new BadZip(`The converted Trello board does not match the format: ${problem}`);
+    return converted;
+  }
+  if (looksLikeLokalBoards(parsed)) {
+    const converted = await convertLokalBoardsUpload(parsed, people, importer, now);
+    if ('problem' in converted) throw new BadZip(converted.problem);
+    const problem = await validate(converted.file);
+    if (problem) throw new BadZip(`The converted LokalBoards board does not match the format: ${problem}`);
     return converted;
   }
   if (!fromZip) throw new BadZip('The file is neither a board export (zip) nor a Trello board export (JSON)');

@@ -221,7 +221,10 @@ function markdownLink(text: string, url: string): string {
   return `[${label}](${href})`;
 }
 
-const WHY: Record<SkipReason, string> = {
+/** The reasons a Trello import gives (the others are LokalBoards'). */
+type TrelloSkip = Exclude<SkipReason, 'assigneeUnknown' | 'boardMembers' | 'fileMissing' | 'historyUnknown'>;
+
+const WHY: Record<TrelloSkip, string> = {
   labelLimit: `a board holds at most ${MAX_LABELS} labels`,
   labelUnnamed: 'the label has neither a name nor a colour',
   notWebLink: 'the attachment has no web address to link to',
@@ -261,7 +264,7 @@ function* conversion(
   now: string,
 ): Generator<void, { file: BoardFileInput; report: ImportReport }> {
   const skipped: ImportReport['skipped'] = [];
-  const skip = (what: string, reason: SkipReason) => skipped.push({ what, reason, why: WHY[reason] });
+  const skip = (what: string, reason: TrelloSkip) => skipped.push({ what, reason, why: WHY[reason] });
   const fit = (text: string, max: number, what: string) => {
     if (text.length > max) skip(what, 'tooLong');
     return cut(text, max);

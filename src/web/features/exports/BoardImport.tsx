@@ -138,18 +138,18 @@ export function BoardImport() {
 
 const COUNTS = ['areas', 'cards', 'comments', 'labels', 'checklistItems', 'links'] as const;
 
-/** What an import from Trello brought over, and each thing it left out with the reason. */
+/** What an import from Trello or LokalBoards brought over, and each thing it left out with the reason. */
 function ImportReportView({ report }: { report: ImportReport }) {
   const { t, i18n } = useTranslation();
   const number = new Intl.NumberFormat(i18n.language);
   return (
     <div className="import-report">
-      <h3>{t('exports.import.report.title')}</h3>
+      <h3>{t(report.source === 'lokalboards' ? 'exports.import.report.titleLokalboards' : 'exports.import.report.title')}</h3>
       <dl className="import-counts">
-        {COUNTS.map((key) => (
+        {[...COUNTS, ...(report.imported.attachments === undefined ? [] : (['attachments'] as const))].map((key) => (
           <div key={key}>
             <dt>{t(`exports.import.report.${key}`)}</dt>
-            <dd>{number.format(report.imported[key])}</dd>
+            <dd>{number.format(report.imported[key] ?? 0)}</dd>
           </div>
         ))}
       </dl>
