@@ -309,6 +309,7 @@ eachDialect('tavla', (t) => {
         database: 'ok',
         migrations: 'ok',
         files: 'ok',
+        bucket: 'ok',
         SMTP: 'ok',
       });
       const broken = await tavla({ ...env, SMTP_URL: 'smtp://127.0.0.1:1' }, ['doctor']);

@@ -37,7 +37,13 @@ export type CardFields = Static<typeof CardFields>;
 /** Values to set (or clear with null), by field id. */
 export const CardFieldsUpdate = Type.Record(
   Type.String({ pattern: '^[1-9][0-9]{0,9}$' }),
-  Type.Union([FieldValue, Type.Null()]),
+  // A number within the range JavaScript (and JSON readers) hold exactly: every integer a route takes has both bounds.
+  Type.Union([
+    Type.String(),
+    Type.Number({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+    Type.Boolean(),
+    Type.Null(),
+  ]),
   {
     maxProperties: MAX_FIELDS,
     description: 'custom field values to set by field id; null clears one, fields left out stay',

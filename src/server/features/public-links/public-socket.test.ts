@@ -64,6 +64,7 @@ eachDialect('public link live view', (t) => {
       dueDate: null,
       labels: [],
       checklist: { done: 0, total: 0 },
+      fields: {},
     });
 
     // A new area's place is not in a change: the page is told to read the board again.
