@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 
-/** The rows of a board's events with versions in (after, upTo], leaving out `skipped` ones, oldest first. */
-export function eventRows(db: Db, boardId: number, after: number, upTo: number, skipped: string) {
+/** A board's events with the name of whoever made each: what a replay and the history list read. */
+export function eventsWithActors(db: Db, boardId: number) {
   return db
     .selectFrom('board_events')
     .leftJoin('user', 'user.id', 'board_events.actorId')
@@ -13,7 +13,12 @@ export function eventRows(db: Db, boardId: number, after: number, upTo: number, 
       'board_events.createdAt',
       'user.name as actorName',
     ])
-    .where('board_events.boardId', '=', boardId)
+    .where('board_events.boardId', '=', boardId);
+}
+
+/** The rows of a board's events with versions in (after, upTo], leaving out `skipped` ones, oldest first. */
+export function eventRows(db: Db, boardId: number, after: number, upTo: number, skipped: string) {
+  return eventsWithActors(db, boardId)
     .where('board_events.version', '>', after)
     .where('board_events.version', '<=', upTo)
     .where('board_events.name', '!=', skipped)
