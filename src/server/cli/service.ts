@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { wireAccountHooks } from '../account-hooks.js';
 import { createAuth, type AccountHooks } from '../auth/auth.js';
+import { AccountRefused, type OperatorDeps } from '../auth/operator.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrationState } from '../db/migrations/index.js';
@@ -58,6 +59,19 @@ export async function openService(io: Io): Promise<{ deps: Deps; hooks: AccountH
   wireAccountHooks(hooks, base);
   const deps: Deps = { ...base, auth: createAuth(config, database, hooks) };
   return { deps, hooks, close: () => database.close() };
+}
+
+/** Runs an account change with the service's rules (auth/operator.ts): its refusal is the command's one-line failure. */
+export async function asOperator<T>(io: Io, change: (operator: OperatorDeps) => Promise<T>): Promise<T> {
+  const service = await openService(io);
+  try {
+    return await change({ auth: service.deps.auth, database: service.deps.database, hooks: service.hooks });
+  } catch (error) {
+    if (error instanceof AccountRefused) throw new Failure(error.message);
+    throw error;
+  } finally {
+    await service.close();
+  }
 }
 
 /** A database address without its password. */

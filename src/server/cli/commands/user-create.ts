@@ -1,7 +1,7 @@
-import { AccountRefused, createAccount } from '../../auth/operator.js';
-import { Failure, required, type Command } from '../command.js';
+import { createAccount } from '../../auth/operator.js';
+import { required, type Command } from '../command.js';
 import { readPassword } from '../password.js';
-import { openService } from '../service.js';
+import { asOperator } from '../service.js';
 
 export const userCreate: Command = {
   name: 'user create',
@@ -30,20 +30,17 @@ The first account of an instance is its administrator and counts as confirmed.`,
     const email = required(args, 'email');
     const name = required(args, 'name');
     const password = args.values['no-password'] ? null : await readPassword(io);
-    const service = await openService(io);
-    try {
-      const made = await createAccount(
-        { auth: service.deps.auth, database: service.deps.database, hooks: service.hooks },
-        { email, name, password, admin: args.values.admin === true, verified: args.values.verified === true },
-      );
-      const confirmed = made.emailVerified ? 'address confirmed' : 'address unconfirmed: a confirmation mail is queued';
-      io.out(`Created ${made.email} (${made.role}, ${confirmed}), id ${made.id}`);
-      return 0;
-    } catch (error) {
-      if (error instanceof AccountRefused) throw new Failure(error.message);
-      throw error;
-    } finally {
-      await service.close();
-    }
+    const made = await asOperator(io, (operator) =>
+      createAccount(operator, {
+        email,
+        name,
+        password,
+        admin: args.values.admin === true,
+        verified: args.values.verified === true,
+      }),
+    );
+    const confirmed = made.emailVerified ? 'address confirmed' : 'address unconfirmed: a confirmation mail is queued';
+    io.out(`Created ${made.email} (${made.role}, ${confirmed}), id ${made.id}`);
+    return 0;
   },
 };

@@ -1,6 +1,6 @@
-import { AccountRefused, setRole, type Role } from '../../auth/operator.js';
-import { Failure, required, type Command } from '../command.js';
-import { openService } from '../service.js';
+import { setRole, type Role } from '../../auth/operator.js';
+import { required, type Command } from '../command.js';
+import { asOperator } from '../service.js';
 
 function roleCommand(name: 'promote' | 'demote', role: Role): Command {
   return {
@@ -17,23 +17,12 @@ ${
     options: { email: { type: 'string' } },
     async run(args, io) {
       const email = required(args, 'email');
-      const service = await openService(io);
-      try {
-        const deps = { auth: service.deps.auth, database: service.deps.database, hooks: service.hooks };
-        const changed = await setRole(deps, email, role);
-        const address = email.trim().toLowerCase();
-        io.out(
-          changed
-            ? `${address} is now ${role === 'admin' ? 'an administrator' : 'an ordinary account'}`
-            : `${address} already was`,
-        );
-        return 0;
-      } catch (error) {
-        if (error instanceof AccountRefused) throw new Failure(error.message);
-        throw error;
-      } finally {
-        await service.close();
-      }
+      const changed = await asOperator(io, (operator) => setRole(operator, email, role));
+      const address = email.trim().toLowerCase();
+      io.out(
+        changed ? `${address} is now ${role === 'admin' ? 'an administrator' : 'an ordinary account'}` : `${address} already was`,
+      );
+      return 0;
     },
   };
 }

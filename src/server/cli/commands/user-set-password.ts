@@ -1,7 +1,7 @@
-import { AccountRefused, setPassword } from '../../auth/operator.js';
-import { Failure, required, type Command } from '../command.js';
+import { setPassword } from '../../auth/operator.js';
+import { required, type Command } from '../command.js';
 import { readPassword } from '../password.js';
-import { openService } from '../service.js';
+import { asOperator } from '../service.js';
 
 export const userSetPassword: Command = {
   name: 'user set-password',
@@ -19,16 +19,8 @@ webhooks, public links). An account without a password (SSO) gets one.`,
   async run(args, io) {
     const email = required(args, 'email');
     const password = await readPassword(io);
-    const service = await openService(io);
-    try {
-      await setPassword({ auth: service.deps.auth, database: service.deps.database, hooks: service.hooks }, email, password);
-      io.out(`Password set for ${email.trim().toLowerCase()}; its sessions were ended`);
-      return 0;
-    } catch (error) {
-      if (error instanceof AccountRefused) throw new Failure(error.message);
-      throw error;
-    } finally {
-      await service.close();
-    }
+    await asOperator(io, (operator) => setPassword(operator, email, password));
+    io.out(`Password set for ${email.trim().toLowerCase()}; its sessions were ended`);
+    return 0;
   },
 };
