@@ -9,7 +9,7 @@ import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-fil
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { importBounds, overBound } from './import-bounds.js';
 import { steppedChecker } from './json-check.js';
-import { pacer } from './pacing.js';
+import { runPaced } from './pacing.js';
 
 /*
  * A LokalBoards board export (`<id>-<slug>.json` in its zip, format
@@ -129,13 +129,7 @@ export async function convertLokalBoardsUpload(
     return {
       problem: `The LokalBoards board file names a file outside the zip's attachments folder: ${JSON.stringify(outside)}`,
     };
-  const steps = conversion(source, people, importer, now);
-  const pace = pacer();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await pace.pause();
-  }
+  return runPaced(conversion(source, people, importer, now));
 }
 
 /** The first import bound the file goes past, as the answer says it; null within them all. */

@@ -18,3 +18,13 @@ export function pacer(sliceMs = SLICE_MS): { due(): boolean; turn(): Promise<voi
   const due = () => performance.now() - since >= sliceMs;
   return { due, turn, pause: () => (due() ? turn() : Promise.resolve()) };
 }
+
+/** Runs a conversion written as a generator (it yields between pieces of work) to its end, pausing as `pacer` does. */
+export async function runPaced<T>(steps: Generator<unknown, T>): Promise<T> {
+  const pace = pacer();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await pace.pause();
+  }
+}

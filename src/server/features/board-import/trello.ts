@@ -1,4 +1,4 @@
-import { pacer } from './pacing.js';
+import { runPaced } from './pacing.js';
 import { Type, type Static } from 'typebox';
 import type { BoardFileInput } from '../../../shared/api/board-file.schema.js';
 import type { ImportReport, SkipReason } from '../../../shared/api/board-import.js';
@@ -135,13 +135,7 @@ export async function convertTrelloUpload(
   const trello = value as TrelloExport;
   const over = trelloOverBounds(trello);
   if (over) return { problem: over };
-  const steps = conversion(trello, accounts, now);
-  const pace = pacer();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    await pace.pause();
-  }
+  return runPaced(conversion(trello, accounts, now));
 }
 
 /** The first import bound a Trello export goes past, as the answer says it; null within them all. */

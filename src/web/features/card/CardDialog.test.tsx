@@ -5,6 +5,7 @@ import { Toasts } from '../../app/Toasts';
 import type { Board, Card } from '../../api/types';
 import { mockFetch, ME, renderApp, type Call } from '../../test/render';
 import CardDialog from './CardDialog';
+import { cardListItem } from '../../test/fixtures';
 
 /** The card dialog: editing a card's name and description, as the server is asked and as the page shows it. */
 
@@ -20,24 +21,9 @@ const BOARD: Board = {
 };
 
 const CARD: Card = {
-  id: 42,
-  area: 3,
+  ...cardListItem({ id: 42, area: 3, name: 'Write the plan' }),
   boardId: 7,
-  name: 'Write the plan',
-  content: '',
   html: '',
-  status: 0,
-  sort: 0,
-  dueDate: null,
-  repeatEvery: null,
-  labels: [],
-  assignees: [],
-  assignee: null,
-  assigneeName: null,
-  assigneeImage: null,
-  assigneeType: null,
-  checklist: { done: 0, total: 0 },
-  fields: {},
   reminders: [],
   archivedAt: null,
 };
