@@ -78,6 +78,8 @@ export class DiskStore extends FileStore {
       return { storedName, size: counter.size, head: counter.head };
     } catch (error) {
       target.destroy();
+      // A failure before the file was even opened would otherwise race its creation: unlink once it has closed.
+      if (!target.closed) await new Promise<void>((resolve) => target.once('close', () => resolve()));
       await unlink(tmp).catch(() => undefined);
       throw error;
     }
