@@ -12,7 +12,13 @@ let nextId = 1;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
-function show(message: string, kind: Toast['kind'], action?: Toast['action'], ms = kind === 'error' ? 6000 : 4000): number {
+/** Errors, and toasts offering an action (Undo), stay longer: there is something to read or do. */
+function show(
+  message: string,
+  kind: Toast['kind'],
+  action?: Toast['action'],
+  ms = kind === 'error' ? 6000 : action ? 8000 : 4000,
+): number {
   const id = nextId++;
   toasts = [...toasts.slice(-3), { id, message, kind, ...(action ? { action } : {}) }];
   emit();

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { invalidateBoard } from '../api/cache';
 import { keys } from '../api/queries';
+import { noteBoardEvent } from '../features/undo/others';
 import { applyBoardEvent, type EventContext } from './boardEvents';
 import { useRealtime } from './RealtimeProvider';
 
@@ -49,6 +50,7 @@ export function useBoardRealtime(
       },
       event(event) {
         if (version !== undefined && event.version <= version) return;
+        noteBoardEvent(event, userId); // who else changed what, for undo
         if (version !== undefined && event.version > version + 1) {
           advance(event.version);
           void invalidateBoard(qc, boardId);

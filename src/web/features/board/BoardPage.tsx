@@ -39,6 +39,7 @@ import { Presence } from './Presence';
 import './board.css';
 import { BoardLoadError } from './BoardLoadError';
 import { CalendarView } from '../calendar/CalendarView';
+import { useUndoKeys } from '../undo/useUndoKeys';
 import { ViewSwitch } from '../calendar/ViewSwitch';
 
 const CardDialog = lazy(() => import('../card/CardDialog'));
@@ -73,6 +74,7 @@ export function BoardPage() {
     [navigate, t],
   );
   useBoardRealtime(boardId, user.id, onGone);
+  useUndoKeys(boardId, user.id);
 
   // Who else is here, and which cards they have open.
   const allViewers = useViewers(boardId);

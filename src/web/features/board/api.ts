@@ -6,6 +6,8 @@ import { keys } from '../../api/queries';
 import type { Area, Card, CardListItem } from '../../api/types';
 import i18n from '../../app/i18n';
 import { toast } from '../../app/toast';
+import { undoAction } from '../undo/actions';
+import { indexInArea, recordCardCreated, recordCardMove } from '../undo/cardSteps';
 
 /** The writes of the board view: areas made, renamed, archived, reordered; cards added and moved. */
 
@@ -96,21 +98,29 @@ export async function createCard(qc: QueryClient, areaId: number, name: string):
   setCards(qc, areaId, (cards) =>
     cards.some((c) => c.id === card.id) ? cards.filter((c) => c.id !== tempId) : cards.map((c) => (c.id === tempId ? card : c)),
   );
+  recordCardCreated(qc, card.boardId, card.id);
 }
 
-/** Moves a card to `newIndex` of `toAreaId` (counted without the card itself). */
+/**
+ * Moves a card to `newIndex` of `toAreaId` (counted without the card itself);
+ * answers whether the server took it. Unless `record` is false (an undo's own
+ * request), the move goes on the board's undo history, and a move to another
+ * area is told in a toast with Undo.
+ */
 export async function moveCard(
   qc: QueryClient,
   boardId: number,
   card: CardListItem,
   toAreaId: number,
   newIndex: number,
-): Promise<void> {
+  { record = true }: { record?: boolean } = {},
+): Promise<boolean> {
   const fromAreaId = card.area;
+  const fromIndex = indexInArea(qc, fromAreaId, card.id);
   const undoFrom = snapshot(qc, keys.cards(fromAreaId));
   const undoTo = snapshot(qc, keys.cards(toAreaId));
   const undoCard = snapshot(qc, keys.card(card.id));
-  await optimistic(
+  const done = await optimistic(
     () => {
       moveCardInCache(qc, boardId, card, toAreaId, newIndex);
       return () => {
@@ -124,4 +134,18 @@ export async function moveCard(
         ? api('/api/data/cardOrder', { method: 'POST', body: { cardId: card.id, areaId: toAreaId, newIndex } })
         : api('/api/data/cardMove', { method: 'POST', body: { cardId: card.id, fromAreaId, toAreaId, newIndex } }),
   );
+  if (done === undefined) return false;
+  if (!record) return true;
+  const step = recordCardMove(
+    qc,
+    boardId,
+    card.id,
+    { areaId: fromAreaId, index: fromIndex },
+    { areaId: toAreaId, index: newIndex },
+  );
+  if (fromAreaId !== toAreaId) {
+    const area = qc.getQueryData<Area[]>(keys.areas(boardId))?.find((a) => a.id === toAreaId);
+    toast.info(i18n.t('undo.moved', { name: card.name, area: area?.name ?? '' }), undoAction(boardId, step));
+  }
+  return true;
 }

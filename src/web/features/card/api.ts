@@ -1,12 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { checklistOf } from '../../../shared/checklist.js';
-import { findCardArea, removeCard, setCards, upsertCard, upsertComment, dropComment } from '../../api/cache';
+import { findCardArea, getCards, removeCard, setCards, upsertCard, upsertComment, dropComment } from '../../api/cache';
 import { api } from '../../api/client';
 import { attempt, optimistic, snapshot } from '../../api/optimistic';
 import { keys } from '../../api/queries';
 import type { Card, CardListItem, CardUpdate, Comment, Label, Person } from '../../api/types';
 import i18n from '../../app/i18n';
 import { toast } from '../../app/toast';
+import { undoAction } from '../undo/actions';
+import { recordCardArchived, recordCardCreated, recordCardEdit } from '../undo/cardSteps';
+import { undoStackOf } from '../undo/stack';
 
 /** The writes of a card and its dialog: its fields, its copy, archive and removal, its labels and comments. */
 
@@ -49,13 +52,16 @@ function patched<T extends CardListItem>(card: T, patch: CardPatch, labels: Labe
   return next;
 }
 
+/** Changes a card; unless `record` is false (an undo's own request), the change goes on the board's undo history. */
 export async function updateCard(
   qc: QueryClient,
   boardId: number,
   card: CardListItem,
   patch: CardPatch,
+  { record = true }: { record?: boolean } = {},
 ): Promise<Card | undefined> {
   const areaId = findCardArea(qc, boardId, card.id) ?? card.area;
+  const before = qc.getQueryData<Card>(keys.card(card.id)) ?? getCards(qc, areaId)?.find((c) => c.id === card.id) ?? card;
   const labels = qc.getQueryData<Label[]>(keys.labels(boardId)) ?? [];
   const undoList = snapshot(qc, keys.cards(areaId));
   const undoCard = snapshot(qc, keys.card(card.id));
@@ -74,6 +80,7 @@ export async function updateCard(
   );
   if (!result) return undefined;
   upsertCard(qc, boardId, result.card);
+  if (record) recordCardEdit(qc, boardId, before, patch, result.card);
   if (result.next) {
     upsertCard(qc, boardId, result.next);
     toast.info(i18n.t('card.repeatCreated'));
@@ -85,7 +92,10 @@ export async function duplicateCard(qc: QueryClient, boardId: number, cardId: nu
   const result = await attempt(() =>
     api<{ card: Card }>('/api/data/card-duplicate', { method: 'POST', body: { cardID: cardId } }),
   );
-  if (result) upsertCard(qc, boardId, result.card);
+  if (result) {
+    upsertCard(qc, boardId, result.card);
+    recordCardCreated(qc, boardId, result.card.id);
+  }
   return result?.card;
 }
 
@@ -103,22 +113,27 @@ async function takeCardOff(qc: QueryClient, boardId: number, card: CardListItem,
   return { areaId, done: done !== undefined };
 }
 
-export async function archiveCard(qc: QueryClient, boardId: number, card: CardListItem): Promise<boolean> {
-  const { areaId, done } = await takeCardOff(qc, boardId, card, false);
+/** Archives a card; unless `record` is false (an undo's own request), it goes on the undo history, with a toast to undo it. */
+export async function archiveCard(
+  qc: QueryClient,
+  boardId: number,
+  card: CardListItem,
+  { record = true }: { record?: boolean } = {},
+): Promise<boolean> {
+  const { done } = await takeCardOff(qc, boardId, card, false);
   if (!done) return false;
-  toast.info(i18n.t('card.archivedToast', { name: card.name }), {
-    label: i18n.t('common.undo'),
-    run: () =>
-      void attempt(() => api('/api/data/archive', { method: 'POST', body: { type: 'card', id: card.id } })).then(() =>
-        qc.invalidateQueries({ queryKey: keys.cards(areaId) }),
-      ),
-  });
+  if (!record) return true;
+  const step = recordCardArchived(qc, boardId, card.id);
+  toast.info(i18n.t('card.archivedToast', { name: card.name }), undoAction(boardId, step));
   return true;
 }
 
 export async function deleteCard(qc: QueryClient, boardId: number, card: CardListItem): Promise<boolean> {
   const { done } = await takeCardOff(qc, boardId, card, true);
-  if (done) qc.removeQueries({ queryKey: keys.card(card.id) });
+  if (done) {
+    qc.removeQueries({ queryKey: keys.card(card.id) });
+    undoStackOf(boardId).forget(`card:${card.id}`);
+  }
   return done;
 }
 
