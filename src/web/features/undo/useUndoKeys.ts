@@ -5,7 +5,7 @@ import { setUndoUser } from './who';
 /** Where the browser's own text undo belongs: fields, editors, anything editable. */
 export function editsText(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
+  if (target.isContentEditable || target.closest('[contenteditable=""], [contenteditable="true"]')) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   if (target instanceof HTMLInputElement) {
     return !['button', 'checkbox', 'radio', 'submit', 'reset', 'range', 'color', 'file', 'image'].includes(target.type);
