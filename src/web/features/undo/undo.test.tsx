@@ -69,8 +69,8 @@ function setup(server: Partial<Card> = {}) {
   return { qc, boardId, card, fetch, held: () => held };
 }
 
-function cleaned(fields: Record<string, unknown>) {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null));
+function cleaned(fields: Record<string, unknown>): Card['fields'] {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null)) as Card['fields'];
 }
 
 const puts = (calls: Call[]) => calls.filter((c) => c.method === 'PUT').map((c) => c.body);
