@@ -197,4 +197,39 @@ describeE2E('undo and redo on the board', (e2e) => {
     expect((await card(ada, id)).name).toBe('Step 1');
     await context.close();
   }, 180_000);
+
+  test('areas: a rename, a new order and an archive are undone too', async () => {
+    const ada = await e2e.seed.user('Ada Areas');
+    const { board } = await e2e.seed.boardWith(ada, 'Columns', { Ideas: ['One'], Doing: [], Done: [] });
+    const names = async () =>
+      (await ada.call<{ areas: { name: string }[] }>('GET', `/api/data/areas?boardId=${board.id}`)).areas.map((a) => a.name);
+    const { page, context } = await e2e.newPage({ as: ada });
+    await page.goto(`/board/${board.id}`);
+    await expect.poll(() => cardNames(column(page, 'Ideas'))).toEqual(['One']);
+
+    const menu = (name: string) => page.getByRole('button', { name: `Options for the area ${name}` });
+    await menu('Ideas').click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByLabel('Area name').fill('Backlog');
+    await page.getByLabel('Area name').press('Enter');
+    await expect.poll(names).toEqual(['Backlog', 'Doing', 'Done']);
+    await menu('Done').click();
+    await page.getByRole('menuitem', { name: 'Move left' }).click();
+    await expect.poll(names).toEqual(['Backlog', 'Done', 'Doing']);
+
+    await pressOnBoard(page, 'Control+z');
+    await expect.poll(names).toEqual(['Backlog', 'Doing', 'Done']);
+    await pressOnBoard(page, 'Control+z');
+    await expect.poll(names).toEqual(['Ideas', 'Doing', 'Done']);
+    await pressOnBoard(page, 'Control+Shift+z');
+    await expect.poll(names).toEqual(['Backlog', 'Doing', 'Done']);
+
+    await menu('Doing').click();
+    await page.getByRole('menuitem', { name: 'Archive area' }).click();
+    await expect.poll(names).toEqual(['Backlog', 'Done']);
+    await toast(page, 'The area “Doing” was archived.').getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(names).toEqual(['Backlog', 'Doing', 'Done']);
+    await expect.poll(() => column(page, 'Doing').count()).toBe(1);
+    await context.close();
+  }, 120_000);
 });

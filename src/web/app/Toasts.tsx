@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { dismiss, useToasts } from './toast';
+import { dismiss, hold, release, useToasts } from './toast';
 
 export function Toasts() {
   const toasts = useToasts();
@@ -7,7 +7,15 @@ export function Toasts() {
   return (
     <div className="toasts" role="status" aria-live="polite">
       {toasts.map((item) => (
-        <div key={item.id} className={`toast ${item.kind}`} role={item.kind === 'error' ? 'alert' : undefined}>
+        <div
+          key={item.id}
+          className={`toast ${item.kind}`}
+          role={item.kind === 'error' ? 'alert' : undefined}
+          onMouseEnter={() => hold(item.id)}
+          onMouseLeave={() => release(item.id)}
+          onFocus={() => hold(item.id)}
+          onBlur={() => release(item.id)}
+        >
           <span>{item.message}</span>
           {item.action && (
             <button

@@ -9,6 +9,7 @@ export interface Toast {
 
 let toasts: Toast[] = [];
 let nextId = 1;
+const timers = new Map<number, ReturnType<typeof setTimeout>>();
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
@@ -22,13 +23,33 @@ function show(
   const id = nextId++;
   toasts = [...toasts.slice(-3), { id, message, kind, ...(action ? { action } : {}) }];
   emit();
-  setTimeout(() => dismiss(id), ms);
+  timers.set(
+    id,
+    setTimeout(() => dismiss(id), ms),
+  );
   return id;
 }
 
 export function dismiss(id: number): void {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
   toasts = toasts.filter((t) => t.id !== id);
   emit();
+}
+
+/** Keeps a toast while it is pointed at or has the focus (its Undo button is being reached for)… */
+export function hold(id: number): void {
+  clearTimeout(timers.get(id));
+  timers.delete(id);
+}
+
+/** …and lets it go a few seconds after that ends. */
+export function release(id: number): void {
+  if (!toasts.some((t) => t.id === id) || timers.has(id)) return;
+  timers.set(
+    id,
+    setTimeout(() => dismiss(id), 4000),
+  );
 }
 
 /** Short messages at the bottom of the screen; errors stay a little longer. */

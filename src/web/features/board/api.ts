@@ -8,6 +8,7 @@ import i18n from '../../app/i18n';
 import { toast } from '../../app/toast';
 import { undoAction } from '../undo/actions';
 import { indexInArea, recordCardCreated, recordCardMove } from '../undo/cardSteps';
+import { recordAreaArchived, recordAreaCreated, recordAreaRenamed, recordAreasReordered } from '../undo/areaSteps';
 
 /** The writes of the board view: areas made, renamed, archived, reordered; cards added and moved. */
 
@@ -18,10 +19,12 @@ export async function createArea(qc: QueryClient, boardId: number, name: string)
   if (!result) return undefined;
   if (!getCards(qc, result.area.id)) qc.setQueryData<CardListItem[]>(keys.cards(result.area.id), []);
   upsertArea(qc, result.area);
+  recordAreaCreated(qc, result.area);
   return result.area;
 }
 
-export async function renameArea(qc: QueryClient, area: Area, name: string): Promise<void> {
+/** Area writes answer whether the server took them; unless `record` is false (an undo's own request), they go on the undo history. */
+export async function renameArea(qc: QueryClient, area: Area, name: string, { record = true } = {}): Promise<boolean> {
   const undo = snapshot(qc, keys.areas(area.board));
   const result = await optimistic(
     () => {
@@ -30,10 +33,13 @@ export async function renameArea(qc: QueryClient, area: Area, name: string): Pro
     },
     () => api<{ area: Area }>('/api/data/area', { method: 'POST', body: { id: area.id, boardId: area.board, name } }),
   );
-  if (result) upsertArea(qc, result.area);
+  if (!result) return false;
+  upsertArea(qc, result.area);
+  if (record) recordAreaRenamed(qc, area, area.name, name);
+  return true;
 }
 
-export async function archiveArea(qc: QueryClient, area: Area): Promise<void> {
+export async function archiveArea(qc: QueryClient, area: Area, { record = true } = {}): Promise<boolean> {
   const undo = snapshot(qc, keys.areas(area.board));
   const done = await optimistic(
     () => {
@@ -42,23 +48,33 @@ export async function archiveArea(qc: QueryClient, area: Area): Promise<void> {
     },
     () => api('/api/data/area', { method: 'DELETE', query: { id: area.id, boardId: area.board } }),
   );
-  if (done === undefined) return;
-  toast.info(i18n.t('board.areaArchived', { name: area.name }), {
-    label: i18n.t('common.undo'),
-    run: () => void attempt(() => api('/api/data/archive', { method: 'POST', body: { type: 'area', id: area.id } })),
-  });
+  if (done === undefined) return false;
+  if (!record) return true;
+  const step = recordAreaArchived(qc, area);
+  toast.info(i18n.t('board.areaArchived', { name: area.name }), undoAction(area.board, step));
+  return true;
 }
 
 /** The whole new order of the board's areas. */
-export async function reorderAreas(qc: QueryClient, boardId: number, ordered: Area[]): Promise<void> {
+export async function reorderAreas(qc: QueryClient, boardId: number, ordered: Area[], { record = true } = {}): Promise<boolean> {
+  const before = (qc.getQueryData<Area[]>(keys.areas(boardId)) ?? []).map((a) => a.id);
   const undo = snapshot(qc, keys.areas(boardId));
-  await optimistic(
+  const done = await optimistic(
     () => {
       qc.setQueryData<Area[]>(keys.areas(boardId), ordered);
       return undo;
     },
     () => api('/api/data/board', { method: 'PATCH', body: { boardId, areas: ordered.map((a, i) => ({ id: a.id, sort: i })) } }),
   );
+  if (done === undefined) return false;
+  if (record)
+    recordAreasReordered(
+      qc,
+      boardId,
+      before,
+      ordered.map((a) => a.id),
+    );
+  return true;
 }
 
 // Cards ----------------------------------------------------------------------
