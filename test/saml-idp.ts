@@ -46,6 +46,10 @@ export interface ResponseOptions {
   tamper?: (xml: string) => string;
   /** Overrides the account's attributes. */
   email?: string;
+  /** InResponseTo only on the (unsigned) response, not in the signed assertion's confirmation. */
+  inResponseToOutsideAssertion?: boolean;
+  /** An error answer instead of an assertion, with this second-level status (e.g. AuthnFailed), unsigned as many send it. */
+  status?: string;
 }
 
 const escape = (value: string) =>
@@ -160,7 +164,7 @@ export async function startSamlIdp(accounts: SamlAccount[]) {
       `<saml:Issuer>${escape(from)}</saml:Issuer>` +
       `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${escape(account.nameId)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
-      `<saml:SubjectConfirmationData${replyTo} NotOnOrAfter="${at(5)}" Recipient="${escape(acs)}"/>` +
+      `<saml:SubjectConfirmationData${options.inResponseToOutsideAssertion ? '' : replyTo} NotOnOrAfter="${at(5)}" Recipient="${escape(acs)}"/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions NotBefore="${at(-1)}" NotOnOrAfter="${at(5)}">` +
       `<saml:AudienceRestriction><saml:Audience>${escape(audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
@@ -169,6 +173,16 @@ export async function startSamlIdp(accounts: SamlAccount[]) {
       `</saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` +
       `</saml:Assertion>`;
+    if (options.status) {
+      const failed =
+        `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ` +
+        `ID="${responseId}" Version="2.0" IssueInstant="${at(0)}" Destination="${escape(acs)}"${replyTo}>` +
+        `<saml:Issuer>${escape(from)}</saml:Issuer><samlp:Status>` +
+        `<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">` +
+        `<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:${escape(options.status)}"/></samlp:StatusCode>` +
+        `<samlp:StatusMessage>The person may not use this application</samlp:StatusMessage></samlp:Status></samlp:Response>`;
+      return { SAMLResponse: Buffer.from(failed, 'utf8').toString('base64'), RelayState: request.relayState };
+    }
     const sign_ = options.sign ?? 'assertion';
     const key = KEYS[options.key ?? 'idp'];
     const signedAssertion = sign_ === 'assertion' ? sign(assertion, 'Assertion', key) : assertion;

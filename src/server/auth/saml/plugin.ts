@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthEndpoint, isAPIError } from 'better-auth/api';
 import { setSessionCookie } from 'better-auth/cookies';
@@ -53,6 +53,7 @@ class Refusal extends Error {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 const token = () => randomBytes(32).toString('base64url');
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * node-saml for one provider. Either the response or the assertion must carry a
@@ -259,7 +260,15 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
           recordingCache((id) => (requestId = id)),
         ).getAuthorizeUrlAsync(relayState, undefined, {});
         if (!requestId) throw new Error('node-saml made a request without an id');
-        const binding = token();
+        // One binding per browser, kept while it lasts, so that sign-ins started in two tabs both finish.
+        const cookie = ctx.context.createAuthCookie(BINDING_COOKIE, {
+          maxAge: REQUEST_MINUTES * 60,
+          sameSite: 'lax',
+          httpOnly: true,
+          path: '/api/auth/saml',
+        });
+        const held = ctx.getCookie(cookie.name);
+        const binding = held && TOKEN.test(held) ? held : token();
         const pending: PendingRequest = {
           providerId: provider.id,
           requestId,
@@ -271,12 +280,6 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
           identifier: `saml-request:${relayState}`,
           value: JSON.stringify(pending),
           expiresAt: new Date(Date.now() + REQUEST_MINUTES * 60_000),
-        });
-        const cookie = ctx.context.createAuthCookie(BINDING_COOKIE, {
-          maxAge: REQUEST_MINUTES * 60,
-          sameSite: 'lax',
-          httpOnly: true,
-          path: '/api/auth/saml',
         });
         ctx.setCookie(cookie.name, binding, cookie.attributes);
         throw ctx.redirect(url);
@@ -293,7 +296,7 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
           ) {
             throw new Refusal('saml_invalid', 'no SAMLResponse in the form');
           }
-          if (typeof body.RelayState !== 'string' || !/^[A-Za-z0-9_-]{20,100}$/.test(body.RelayState)) {
+          if (typeof body.RelayState !== 'string' || !TOKEN.test(body.RelayState)) {
             throw new Refusal('saml_unsolicited', 'no RelayState of ours: an unsolicited response');
           }
           // Used up whatever follows: one response per request.
@@ -309,6 +312,8 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
               SAMLResponse: body.SAMLResponse,
             }));
           } catch (error) {
+            // An error status (the person cancelled, or may not use this application) is the provider's answer, not an attack.
+            if (error instanceof SamlStatusError) throw new Refusal('saml_denied', error.message);
             throw new Refusal('saml_invalid', (error as Error).message);
           }
           if (!profile) throw new Refusal('saml_invalid', 'the response carries no assertion');
@@ -332,7 +337,7 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
         try {
           const provider = providerFor(ctx.params.id);
           const ticketId = (ctx.query as { ticket?: unknown } | undefined)?.ticket;
-          if (typeof ticketId !== 'string' || !/^[A-Za-z0-9_-]{20,100}$/.test(ticketId)) {
+          if (typeof ticketId !== 'string' || !TOKEN.test(ticketId)) {
             throw new Refusal('saml_expired', 'no ticket');
           }
           const row = await ctx.context.internalAdapter.consumeVerificationValue(`saml-ticket:${ticketId}`);
@@ -344,7 +349,6 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
           if (!binding || sha256(binding) !== ticket.binding) {
             throw new Refusal('saml_browser', 'the sign-in was finished in another browser than the one that started it');
           }
-          ctx.setCookie(cookie.name, '', { ...cookie.attributes, maxAge: 0 });
 
           let admitted: { id: string };
           try {

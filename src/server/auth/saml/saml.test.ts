@@ -112,10 +112,13 @@ async function post(app: App, idp: SamlIdp, form: Record<string, string>, jar: C
   return url.pathname + url.search;
 }
 
-/** The whole sign-in through the provider's pages. */
-async function signIn(app: App, idp: SamlIdp, login: string, callbackURL = '/') {
-  const { jar, idpUrl } = await start(app, callbackURL);
-  const page = await fetch(`${idpUrl}&login=${encodeURIComponent(login)}`);
+/** The whole sign-in through the provider's pages: its login page, then its auto-posting page. */
+async function signIn(app: App, idp: SamlIdp, login: string, callbackURL = '/', started?: Awaited<ReturnType<typeof start>>) {
+  const { jar, idpUrl } = started ?? (await start(app, callbackURL));
+  const loginPage = await fetch(idpUrl);
+  expect(loginPage.status).toBe(200);
+  const { action: loginAction, fields: hidden } = readPostPage(await loginPage.text());
+  const page = await fetch(`${new URL(loginAction, idpUrl).href}?${new URLSearchParams({ ...hidden, login }).toString()}`);
   expect(page.status).toBe(200);
   const { action, fields } = readPostPage(await page.text());
   expect(action).toBe(samlAcsUrl(app.base, 'corp'));
@@ -234,6 +237,7 @@ for (const dialect of dialects) {
       ['from another issuer (signed with the right key)', { issuer: 'https://other-idp.example' }, 'saml_invalid'],
       ['unsolicited (no InResponseTo)', { inResponseTo: null }, 'saml_invalid'],
       ['in response to a request Tavla did not make', { inResponseTo: '_not-ours' }, 'saml_invalid'],
+      ['whose signed assertion does not say which request it answers', { inResponseToOutsideAssertion: true }, 'saml_invalid'],
       [
         'with the address changed after signing',
         { tamper: (xml) => xml.replace('dave@corp.example', 'ada@corp.example') },
@@ -269,6 +273,37 @@ for (const dialect of dialects) {
       const form = idp.respond(requestOf(idpUrl), 'dave-10');
       expect(await post(app, idp, { SAMLResponse: form.SAMLResponse }, jar)).toBe('/sign-in?error=saml_unsolicited');
       expect(await post(app, idp, { ...form, RelayState: 'x'.repeat(43) }, jar)).toBe('/sign-in?error=saml_expired');
+      expect(await counts(app)).toEqual(before);
+    });
+
+    it('finishes sign-ins started in two tabs of one browser', async () => {
+      const first = await start(app);
+      const jar = first.jar;
+      const second = await fetch(`${app.base}/api/auth/saml/corp/login?callbackURL=/two`, {
+        redirect: 'manual',
+        headers: { cookie: jar.header() },
+      });
+      jar.store(second);
+      const tabTwo = await signIn(app, idp, 'bob-8', '/', { jar, idpUrl: second.headers.get('location')! });
+      expect(tabTwo.location).toBe('/two');
+      const tabOne = await signIn(app, idp, 'bob-8', '/', first);
+      expect(tabOne.location).toBe('/');
+      expect(await me(app, jar)).toMatchObject({ email: 'bob@corp.example' });
+    });
+
+    it('takes a response once, even when it arrives twice at the same moment', async () => {
+      const { jar, idpUrl } = await start(app);
+      const form = idp.respond(requestOf(idpUrl), 'bob-8');
+      const before = await counts(app);
+      const locations = await Promise.all([1, 2, 3].map(() => post(app, idp, form, jar)));
+      expect(locations.sort()).toEqual(['/', '/sign-in?error=saml_expired', '/sign-in?error=saml_expired']);
+      expect((await counts(app)).sessions).toBe(before.sessions + 1);
+    });
+
+    it('says so when the provider refuses the person', async () => {
+      const before = await counts(app);
+      const result = await signInWith(app, idp, 'dave-10', { status: 'RequestDenied' });
+      expect(result.location).toBe('/sign-in?error=saml_denied');
       expect(await counts(app)).toEqual(before);
     });
 
