@@ -350,16 +350,8 @@ export function samlPlugin(providers: SamlProviderSettings[], options: SamlPlugi
             throw new Refusal('saml_browser', 'the sign-in was finished in another browser than the one that started it');
           }
 
-          let admitted: { id: string };
-          try {
-            admitted = await options.admit(ticket.identity, provider, ctx.context);
-          } catch (error) {
-            if (isAPIError(error)) {
-              const code = (error.body as { code?: unknown } | undefined)?.code;
-              throw new Refusal(typeof code === 'string' && code ? code.toLowerCase() : 'saml_refused', error.message);
-            }
-            throw error;
-          }
+          // Its APIError is a refusal (see `refused`).
+          const admitted = await options.admit(ticket.identity, provider, ctx.context);
           const user = await ctx.context.internalAdapter.findUserById(admitted.id);
           if (!user) throw new Refusal('saml_refused', `admit named an account that does not exist (${admitted.id})`);
           const session = await ctx.context.internalAdapter.createSession(user.id);
@@ -397,9 +389,18 @@ function refused(
   },
   error: unknown,
 ): unknown {
-  if (isAPIError(error)) return error;
-  const code = error instanceof Refusal ? error.code : 'saml_failed';
-  if (error instanceof Refusal) ctx.context.logger.warn(`SAML sign-in refused (${error.code}): ${error.why}`);
-  else ctx.context.logger.error('SAML sign-in failed', error);
+  let code = 'saml_failed';
+  if (isAPIError(error)) {
+    // Our own redirects pass; a refusal from better-auth itself (a banned account's session, say) is one like ours.
+    if (error.statusCode >= 300 && error.statusCode < 400) return error;
+    const given = (error.body as { code?: unknown } | undefined)?.code;
+    code = typeof given === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(given) ? given.toLowerCase() : 'saml_refused';
+    ctx.context.logger.warn(`SAML sign-in refused (${code}): ${error.message}`);
+  } else if (error instanceof Refusal) {
+    code = error.code;
+    ctx.context.logger.warn(`SAML sign-in refused (${error.code}): ${error.why}`);
+  } else {
+    ctx.context.logger.error('SAML sign-in failed', error);
+  }
   return ctx.redirect(`/sign-in?error=${encodeURIComponent(code)}`);
 }

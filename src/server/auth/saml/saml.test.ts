@@ -333,6 +333,17 @@ for (const dialect of dialects) {
       expect(await counts(app)).toEqual(before);
     });
 
+    it('opens no session for a banned account, and says why', async () => {
+      const first = await signIn(app, idp, 'dave-10');
+      const dave = (await me(app, first.jar))!;
+      await app.db.updateTable('user').set({ banned: 1 }).where('id', '=', dave.id).execute();
+      const before = await counts(app);
+      const result = await signIn(app, idp, 'dave-10');
+      expect(result.location).toBe('/sign-in?error=banned_user');
+      expect(await me(app, result.jar)).toBeUndefined();
+      expect(await counts(app)).toEqual(before);
+    });
+
     it('refuses an assertion without an e-mail address', async () => {
       const before = await counts(app);
       const result = await signIn(app, idp, 'no-address');
