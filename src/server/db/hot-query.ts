@@ -13,9 +13,7 @@ type Slot = { arg: number } | { value: unknown };
  * checked on the first build, which is done with markers in place of the
  * arguments and again with the arguments themselves.
  */
-export function hotQuery<A extends unknown[], R>(
-  build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>,
-): HotQuery<A, R> {
+export function hotQuery<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>): HotQuery<A, R> {
   // Keyed by the dialect's adapter, which a database and its transactions share: the SQL depends on the dialect only.
   const compiled = new WeakMap<object, { sql: string; slots: Slot[] }>();
   const compileFor = (db: Db, args: A): CompiledQuery<R> => {

@@ -95,7 +95,13 @@ function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>
           // Not waited for: the first write's statements follow it at once (its answer is read by `finish`).
           const answer = lockWithHook(trx, boardId);
           answer.catch(() => undefined); // a failed lock fails what follows it, and `finish` throws its error
-          return Promise.resolve({ boards: new Map(), writes: [], memo: new Map(), known: new Map(), locked: { boardId, answer } });
+          return Promise.resolve({
+            boards: new Map(),
+            writes: [],
+            memo: new Map(),
+            known: new Map(),
+            locked: { boardId, answer },
+          });
         },
         checkpoint: (state) => {
           const boards = [...state.boards].map(([id, entry]) => [id, entry.version, entry.events.length] as const);
@@ -321,7 +327,10 @@ export async function writeBoard<T, Q = never>(
                   const board = current(state, access.board);
                   const change = changeOf(deps, after);
                   const scope = { trx, dialect, board, level: access.level, actor, remember, audience };
-                  const result = quick.finish({ ...scope, emit: change.emit, tell: change.tell, afterCommit: change.afterCommit }, done);
+                  const result = quick.finish(
+                    { ...scope, emit: change.emit, tell: change.tell, afterCommit: change.afterCommit },
+                    done,
+                  );
                   const told = change.told().find((name) => !quick.tells.includes(name));
                   if (told) throw new Error(`a quick write told ${told}, which it did not name in \`tells\``);
                   events = await change.written({ trx, dialect, board, actor, audience });

@@ -124,7 +124,10 @@ function anyWritten(): boolean {
 }
 
 /** Whether no `written` handler runs a statement for a change telling (some of) `facts` (see `ChangeSubscriber.quiet`). */
-export function changeIsQuiet(facts: readonly BoardFactName[], who: { actor: Actor | null; audience: readonly string[] }): boolean {
+export function changeIsQuiet(
+  facts: readonly BoardFactName[],
+  who: { actor: Actor | null; audience: readonly string[] },
+): boolean {
   for (const subscriber of subscribers.values()) {
     if (subscriber.written && !(subscriber.quiet?.(facts, who) ?? false)) return false;
   }

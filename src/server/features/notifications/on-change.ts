@@ -20,8 +20,7 @@ export const notificationsOnChange: ChangeSubscriber = {
     for (const fact of facts) await notifyOf(scope, fact, mentioned);
   },
   // These facts notify the board's audience but the one who acted: nobody, when nobody else joined it.
-  quiet: (facts, { actor, audience }) =>
-    facts.every((name) => TO_AUDIENCE.has(name)) && audience.every((id) => id === actor?.id),
+  quiet: (facts, { actor, audience }) => facts.every((name) => TO_AUDIENCE.has(name)) && audience.every((id) => id === actor?.id),
 };
 
 /** Facts whose notification goes to the board's audience (and never to the one who acted). */
