@@ -180,12 +180,11 @@ function rememberer(
   const remember = <T>(key: string, read: () => Promise<T>) => {
     let value = state.memo.get(key) as Promise<T> | undefined;
     if (value === undefined) {
-      const memo = state.memo;
-      memo.set(key, (value = read()));
+      state.memo.set(key, (value = read()));
       const asked = value;
-      // Known once answered, unless forgotten meanwhile.
-      value.then(
-        (answer) => void (memo === state.memo && state.memo.get(key) === asked && state.known.set(key, answer)),
+      // Known once answered, unless forgotten meanwhile (a failed read stays unknown: its writer fails with it).
+      asked.then(
+        (answer) => void (state.memo.get(key) === asked && state.known.set(key, answer)),
         () => undefined,
       );
     }

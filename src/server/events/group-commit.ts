@@ -101,7 +101,9 @@ export interface BatchHooks<S> {
  * the next one. A batch is one transaction in which every write runs in a
  * savepoint of its own, so a write that throws is undone alone and gets its
  * own error while the others commit together, with one COMMIT (one fsync).
- * A failed COMMIT fails every write of the batch.
+ * A failed COMMIT fails every write of the batch. Where the dialect can,
+ * the writes that offer a quick form are sent back to back, one round trip
+ * for many (`#backToBack`).
  */
 export class GroupCommit<S> {
   readonly #waiting: Array<Queued<S>> = [];
