@@ -7,6 +7,8 @@ export interface TraceSummary {
   batches: number;
   statements: Record<Kind, number>;
   socketWrites: number;
+  /** Writes sent back to back (`GroupCommit`): exchanges, writes in them, writes undone after they were sent. */
+  pipes: { windows: number; sent: number; undone: number };
   /** Per statement text: calls in the window, how it went, mean µs to its answer when waited for. */
   texts: Array<{ id: number; text: string; calls: number; kind: Kind; meanUs: number | null }>;
 }
@@ -34,6 +36,20 @@ export function summariseTrace(file: string, window: { startUs: number; endUs: n
     writes: commits.reduce((sum, [, size]) => sum + size, 0),
     batches: commits.length,
     statements,
+    pipes: (trace.pipes ?? [])
+      .filter(([t]) => inside(t))
+      .reduce(
+        (sum, [, windows, sent, undone]) => ({
+          windows: sum.windows + windows,
+          sent: sum.sent + sent,
+          undone: sum.undone + undone,
+        }),
+        {
+          windows: 0,
+          sent: 0,
+          undone: 0,
+        },
+      ),
     socketWrites: trace.writes.filter(([t]) => inside(t)).reduce((sum, [, n]) => sum + n, 0),
     texts: [...perText.entries()]
       .map(([id, e]) => ({
@@ -56,6 +72,7 @@ export function formatTrace(s: TraceSummary): string {
     `  statements sent        ${sent}: ${per(sent, s.writes)} per write, ${per(sent, s.batches)} per batch (${s.statements.ahead} went ahead, ${s.statements.later} answered later)`,
     `  round trips waited for ${trips}: ${per(trips, s.writes)} per write, ${per(trips, s.batches)} per batch (${s.statements.settle} of them settles)`,
     `  writes to the socket   ${s.socketWrites}: ${per(s.socketWrites, s.writes)} per write, ${per(s.socketWrites, s.batches)} per batch`,
+    `  back to back           ${s.pipes.sent} writes sent in ${s.pipes.windows} exchanges (${per(s.pipes.sent, s.pipes.windows)} an exchange), ${s.pipes.undone} of them undone after they were sent`,
     '  calls  per write  kind    answer (mean)  statement',
   ];
   for (const t of s.texts.slice(0, 20)) {

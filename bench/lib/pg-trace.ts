@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { AHEAD, LATER, SETTLE } from '../../src/server/db/ahead.js';
 import { PreparingClient } from '../../src/server/db/dialects/pg-prepared.js';
-import { observeBatches, observeCommits } from '../../src/server/events/group-commit.js';
+import { observeBatches, observeCommits, observePipes } from '../../src/server/events/group-commit.js';
 
 export interface TraceFile {
   /** Statement texts (whitespace collapsed), indexed by the events; with the last call's parameters. */
@@ -26,6 +26,8 @@ export interface TraceFile {
   batches: Array<[number, number]>;
   /** [time µs, writes in the batch] at each commit */
   commits: Array<[number, number]>;
+  /** [time µs, exchanges, writes sent back to back in them, writes undone after they were sent] after each batch */
+  pipes: Array<[number, number, number, number]>;
 }
 
 /**
@@ -39,7 +41,7 @@ const file = process.env.BENCH_PG_TRACE;
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 if (file) {
-  const trace: TraceFile = { texts: [], statements: [], writes: [], batches: [], commits: [] };
+  const trace: TraceFile = { texts: [], statements: [], writes: [], batches: [], commits: [], pipes: [] };
   const index = new Map<string, number>();
   let socketWrites = 0;
   const counted = new WeakSet<object>();
@@ -103,5 +105,6 @@ if (file) {
   };
   observeBatches((size) => void trace.batches.push([nowUs(), size]));
   observeCommits((size) => void trace.commits.push([nowUs(), size]));
+  observePipes((p) => void trace.pipes.push([nowUs(), p.windows, p.sent, p.undone]));
   process.on('exit', () => writeFileSync(file, JSON.stringify(trace)));
 }

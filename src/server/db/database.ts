@@ -1,9 +1,12 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { dialectFor, type Dialect } from './dialects/index.js';
 import type { Schema } from './schema.js';
 
 export type Db = Kysely<Schema>;
+
+/** A statement built and not run (`hotQuery(…).compiled`), to be sent with others (`Dialect.pipeline`). */
+export type Statement = CompiledQuery<unknown>;
 
 export interface Database {
   db: Db;

@@ -13,21 +13,26 @@ type Slot = { arg: number } | { value: unknown };
  * checked on the first build, which is done with markers in place of the
  * arguments and again with the arguments themselves.
  */
-export function hotQuery<A extends unknown[], R>(
-  build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>,
-): (db: Db, ...args: A) => Promise<R[]> {
+export function hotQuery<A extends unknown[], R>(build: (db: Db, ...args: A) => Compilable<R> | RawBuilder<R>): HotQuery<A, R> {
   // Keyed by the dialect's adapter, which a database and its transactions share: the SQL depends on the dialect only.
   const compiled = new WeakMap<object, { sql: string; slots: Slot[] }>();
-  return async (db, ...args) => {
+  const compileFor = (db: Db, args: A): CompiledQuery<R> => {
     const dialect = db.getExecutor().adapter;
     let plan = compiled.get(dialect);
     if (plan === undefined) {
       compiled.set(dialect, (plan = planOf(db, build, args)));
     }
     const parameters = plan.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
-    const result = await db.executeQuery<R>(CompiledQuery.raw(plan.sql, parameters));
-    return result.rows;
+    return CompiledQuery.raw(plan.sql, parameters);
   };
+  const run = async (db: Db, ...args: A) => (await db.executeQuery<R>(compileFor(db, args))).rows;
+  return Object.assign(run, { compiled: (db: Db, ...args: A) => compileFor(db, args) });
+}
+
+/** A hot query: run it, or take its compiled statement to send with others (`Dialect.pipeline`). */
+export interface HotQuery<A extends unknown[], R> {
+  (db: Db, ...args: A): Promise<R[]>;
+  compiled(db: Db, ...args: A): CompiledQuery<R>;
 }
 
 function planOf<A extends unknown[], R>(

@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor.js';
 import { boardAudience, requireBoardWithAudience, type Level, type RequiredLevel, type Subject } from '../access/index.js';
-import type { Db } from '../db/database.js';
+import type { Db, Statement } from '../db/database.js';
 import { nowIso } from '../db/dialect.js';
 import { dialectOf, type Dialect } from '../db/dialects/index.js';
 import type { BoardRow } from '../db/schema.js';
@@ -9,8 +9,15 @@ import { unarchivedBoard } from '../access/archived.js';
 import type { BoardEvent, BoardEventMap, BoardEventName } from '../../shared/events.js';
 import { announce as notifyAll, BOARD_VERSIONS, type BoardVersion } from '../db/channels.js';
 import { boardLock, eventRowsJson, insertEventRows, storedBoard, versionBump } from './board-write.repository.js';
-import { GroupCommit, heardCommit, type Queued } from './group-commit.js';
-import { changeWritten, storedHandler, type BoardFact, type BoardFactMap, type BoardFactName } from './subscribers.js';
+import { GroupCommit, heardCommit, type Queued, type QuickSend } from './group-commit.js';
+import {
+  changeIsQuiet,
+  changeWritten,
+  storedHandler,
+  type BoardFact,
+  type BoardFactMap,
+  type BoardFactName,
+} from './subscribers.js';
 import { writeStep } from './write-record.js';
 import { afterBatch, snapshotPresent } from './snapshots.js';
 
@@ -54,6 +61,8 @@ interface BatchState {
   writes: BoardEvent[][];
   /** `WriteScope.remember`'s answers, forgotten when a write may have changed them. */
   memo: Map<string, Promise<unknown>>;
+  /** Those of `memo` already answered (a write sent back to back with others may use only these: it reads nothing). */
+  known: Map<string, unknown>;
   /** The batch's board lock, with the events-stored hook's column read under it (awaited at the end of the batch). */
   locked: { boardId: number; answer: Promise<Array<{ hooked?: string }>> };
 }
@@ -65,8 +74,14 @@ type Deps3 = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;
 
 const batchers = new WeakMap<object, Map<number, GroupCommit<BatchState>>>();
 
+/** Forgets what the batch's writes remembered (`WriteScope.remember`). */
+function forget(state: BatchState): void {
+  state.memo.clear();
+  state.known.clear();
+}
+
 /** Queues a write for the next batch of its board's queue; settles once that batch committed (or failed). */
-function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>, 'run' | 'kept'>): Promise<T> {
+function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>, 'run' | 'kept' | 'quick'>): Promise<T> {
   const { db, dialect } = deps.database;
   const key = dialect.writeQueue(boardId);
   let queues = batchers.get(deps.database);
@@ -80,7 +95,29 @@ function enqueue<T>(deps: Deps3, boardId: number, write: Pick<Queued<BatchState>
           // Not waited for: the first write's statements follow it at once (its answer is read by `finish`).
           const answer = lockWithHook(trx, boardId);
           answer.catch(() => undefined); // a failed lock fails what follows it, and `finish` throws its error
-          return Promise.resolve({ boards: new Map(), writes: [], memo: new Map(), locked: { boardId, answer } });
+          return Promise.resolve({
+            boards: new Map(),
+            writes: [],
+            memo: new Map(),
+            known: new Map(),
+            locked: { boardId, answer },
+          });
+        },
+        checkpoint: (state) => {
+          const boards = [...state.boards].map(([id, entry]) => [id, entry.version, entry.events.length] as const);
+          const writes = state.writes.length;
+          return () => {
+            forget(state);
+            for (const [id, entry] of state.boards) {
+              const was = boards.find(([b]) => b === id);
+              if (!was) state.boards.delete(id);
+              else {
+                entry.version = was[1];
+                entry.events.length = was[2];
+              }
+            }
+            state.writes.length = writes;
+          };
         },
         finish: async (trx, state) => {
           for (const [id, { events }] of state.boards) if (events.length > 0) await storeEvents(trx, id, events, state.locked);
@@ -122,7 +159,7 @@ function numbered(board: Pick<BoardRow, 'id' | 'version'>, actor: Actor | null, 
 
 /** Adds a kept write's events to its batch. */
 function keep(state: BatchState, boardId: number, events: BoardEvent[]): void {
-  if (events.length === 0 || !events.every((e) => CONTENT_EVENT.test(e.name))) state.memo.clear();
+  if (events.length === 0 || !events.every((e) => CONTENT_EVENT.test(e.name))) forget(state);
   if (events.length === 0) return;
   const entry = state.boards.get(boardId) ?? { version: 0, events: [] };
   entry.events.push(...events);
@@ -142,17 +179,30 @@ function rememberer(
 ): Pick<WriteScope, 'remember' | 'audience'> & { knownAudience: (audience: string[]) => void; failed: () => void } {
   const remember = <T>(key: string, read: () => Promise<T>) => {
     let value = state.memo.get(key) as Promise<T> | undefined;
-    if (value === undefined) state.memo.set(key, (value = read()));
+    if (value === undefined) {
+      state.memo.set(key, (value = read()));
+      const asked = value;
+      // Known once answered, unless forgotten meanwhile (a failed read stays unknown: its writer fails with it).
+      asked.then(
+        (answer) => void (state.memo.get(key) === asked && state.known.set(key, answer)),
+        () => undefined,
+      );
+    }
     return value;
   };
-  const key = `audience:${boardId}`;
+  const key = audienceKey(boardId);
   return {
     remember,
     audience: () => remember(key, () => boardAudience(trx, boardId)),
-    knownAudience: (audience) => void state.memo.set(key, Promise.resolve(audience)),
-    failed: () => state.memo.clear(),
+    knownAudience: (audience) => {
+      state.memo.set(key, Promise.resolve(audience));
+      state.known.set(key, audience);
+    },
+    failed: () => forget(state),
   };
 }
+
+const audienceKey = (boardId: number) => `audience:${boardId}`;
 
 /** The board as this write sees it: its stored row with the version the earlier writes of the batch raised it to. */
 function current<B extends Pick<BoardRow, 'id' | 'version'>>(state: BatchState, board: B): B {
@@ -166,6 +216,8 @@ function changeOf(deps: Deps3, after: Array<() => Promise<void>>) {
   const facts: BoardFact[] = [];
   return {
     emit: <K extends BoardEventName>(name: K, data: BoardEventMap[K]) => void drafts.push({ name, data }),
+    /** The facts told so far, by name. */
+    told: () => facts.map((fact) => fact.name),
     tell: <K extends BoardFactName>(name: K, data: BoardFactMap[K]) => void facts.push({ name, data } as BoardFact),
     afterCommit: (fn: () => Promise<void>) => void after.push(fn),
     /** Numbers the events and runs the `written` subscribers, in the write's transaction: answers the events. */
@@ -197,13 +249,13 @@ async function runAfter(deps: Deps3, after: ReadonlyArray<() => Promise<void>>):
  * `target` is the board's id, or the board's id with the kind of thing the
  * caller named, which a refusal to read then names (as a missing one would).
  */
-export async function writeBoard<T>(
+export async function writeBoard<T, Q = never>(
   deps: Deps3,
   actor: Actor,
   target: number | { boardId: number; subject: Subject },
   needed: RequiredLevel,
   work: (scope: WriteScope) => Promise<T>,
-  options: { allowArchived?: boolean } = {},
+  options: { allowArchived?: boolean; quick?: QuickWork<T, Q> } = {},
 ): Promise<T> {
   const record = writeStep();
   if (record?.done) return record.result as T;
@@ -211,16 +263,24 @@ export async function writeBoard<T>(
   const { boardId, subject } = typeof target === 'number' ? { boardId: target, subject: undefined } : target;
   const after: Array<() => Promise<void>> = [];
   let events: BoardEvent[] = [];
+  const accessKey = `access:${boardId}:${actor.id}:${needed}:${subject}`;
+  /** The caller's access, read once per batch (with the board's audience). */
+  const accessIn = (state: BatchState, trx: Db) => {
+    const { remember, knownAudience } = rememberer(state, trx, boardId);
+    return remember(accessKey, async () => {
+      const access = await requireBoardWithAudience(trx, actor, boardId, needed, subject);
+      knownAudience(access.audience);
+      return access;
+    });
+  };
+  const quick = options.quick;
   const result = await enqueue<T>(deps, boardId, {
     run: async (trx, state) => {
-      const { remember, audience, knownAudience, failed } = rememberer(state, trx, boardId);
+      after.length = 0;
+      const { remember, audience, failed } = rememberer(state, trx, boardId);
       try {
         // The batch holds the board's lock already; a board removed by an earlier write of it is missing here.
-        const access = await remember(`access:${boardId}:${actor.id}:${needed}:${subject}`, async () => {
-          const access = await requireBoardWithAudience(trx, actor, boardId, needed, subject);
-          knownAudience(access.audience);
-          return access;
-        });
+        const access = await accessIn(state, trx);
         const board = current(state, access.board);
         if (!options.allowArchived) unarchivedBoard(board);
         const change = changeOf(deps, after);
@@ -245,11 +305,69 @@ export async function writeBoard<T>(
         throw error;
       }
     },
+    // With an `Idempotency-Key` the result is stored by a statement after the work's: one by one.
+    quick:
+      quick && !record
+        ? async (trx, state, mayRead): Promise<QuickSend | null> => {
+            if (!mayRead && !(state.known.has(accessKey) && state.known.has(audienceKey(boardId)))) return null;
+            const access = await accessIn(state, trx);
+            const { remember, audience } = rememberer(state, trx, boardId);
+            // What `written` runs must run no statement: the writes sent behind this one have theirs on the wire.
+            if (!changeIsQuiet(quick.tells, { actor, audience: await audience() })) return null;
+            if (!options.allowArchived) unarchivedBoard(access.board);
+            return {
+              statements: quick.statements({ trx, boardId, actor }),
+              answered: (rows) => {
+                const done = quick.answered(rows);
+                if (done === undefined) return null;
+                return async () => {
+                  after.length = 0;
+                  // Numbered after the writes kept before it, whatever was on the wire when it was sent.
+                  const board = current(state, access.board);
+                  const change = changeOf(deps, after);
+                  const scope = { trx, dialect, board, level: access.level, actor, remember, audience };
+                  const result = quick.finish(
+                    { ...scope, emit: change.emit, tell: change.tell, afterCommit: change.afterCommit },
+                    done,
+                  );
+                  const told = change.told().find((name) => !quick.tells.includes(name));
+                  if (told) throw new Error(`a quick write told ${told}, which it did not name in \`tells\``);
+                  events = await change.written({ trx, dialect, board, actor, audience });
+                  return result;
+                };
+              },
+            };
+          }
+        : undefined,
     kept: (state) => keep(state, boardId, events),
   });
   record?.committed();
   await runAfter(deps, after);
   return result;
+}
+
+/**
+ * A board write that is, in the common case, statements that need no
+ * answer before they are sent (a move): the group commit then sends it back
+ * to back with the writes beside it (`GroupCommit`, `Dialect.pipeline`),
+ * one round trip for all of them. `work` stays the whole write: it runs
+ * when the statements changed nothing (the long way), where writes run one
+ * by one, and when the quick form cannot be used (below).
+ *
+ * Used only when the caller's access and the board's audience are known in
+ * the batch already (the first write of an exchange reads them), no
+ * `Idempotency-Key` record is kept, and every `written` subscriber says it
+ * writes nothing for the facts named in `tells` (`ChangeSubscriber.quiet`).
+ */
+export interface QuickWork<T, Q> {
+  /** Every fact `finish` may tell. */
+  tells: readonly BoardFactName[];
+  /** The write's statements, built and not run: the last one's rows say what it did. They may use only the board's id. */
+  statements: (scope: { trx: Db; boardId: number; actor: Actor }) => ReadonlyArray<Statement>;
+  /** From the last statement's rows: what the write did, or undefined when it changed nothing (then `work` runs). */
+  answered: (rows: unknown[]) => Q | undefined;
+  /** Emits and tells what the write did and answers its result; runs no statement. */
+  finish: (scope: WriteScope, done: Q) => T;
 }
 
 /**

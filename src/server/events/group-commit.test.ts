@@ -9,7 +9,7 @@ import { ahead } from '../db/ahead.js';
 import { conflict } from '../http/errors.js';
 import type { BoardEvent } from '../../shared/events.js';
 import { writeBoard } from './board-write.js';
-import { observeBatches } from './group-commit.js';
+import { observeBatches, observePipes, type PipeCounts } from './group-commit.js';
 
 eachDialect('group commit', (t) => {
   const open: Viewer[] = [];
@@ -229,5 +229,124 @@ eachDialect('group commit', (t) => {
     expect(events.every((e) => e.name === 'card.moved')).toBe(true);
     expect(new Set(events.map((e) => (e.data as { cardId: number }).cardId))).toEqual(new Set(moved.map((n) => cards[n]!.id)));
     expect(await storedVersion(board.id)).toBe(version + moved.length);
+  });
+
+  it('writes sent back to back (PostgreSQL): a failed statement, a write that must take the long way and a finish that throws are undone alone; the rest commit in arrival order with consecutive versions', async () => {
+    const owner = await t.signUp();
+    const { board, areas, cards } = await seedBoard(t, owner, { A: ['a', 'b', 'c', 'd', 'e', 'g', 'f'] });
+    const A = areas.A!.id;
+    const { viewer, version } = await watch(owner, board.id);
+    const sizes = batchSizes();
+    const pipes: PipeCounts[] = [];
+    stops.push(observePipes((counts) => pipes.push({ ...counts })));
+    const renamed = (
+      cardId: number,
+      emit: (name: 'card.moved', data: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number }) => void,
+    ) => emit('card.moved', { cardId, fromAreaId: A, toAreaId: A, newIndex: 0 });
+    /** Renames a card: as one statement sent with the others, or (`work`) one by one; `quick` decides what the statement does. */
+    const write = (cardId: number, name: string, how: 'rename' | 'fails' | 'changes nothing' | 'finish throws' = 'rename') => {
+      const rename = (db: typeof t.db, id: number) =>
+        db.updateTable('cards').set({ name }).where('id', '=', id).returning('name');
+      const failing = (db: typeof t.db) =>
+        db.insertInto('card_activity').values({ cardId: -1, type: 'x', createdAt: new Date().toISOString() }).returning('id');
+      return writeBoard(
+        t.app.deps,
+        actorOf(owner),
+        { boardId: board.id, subject: 'Card' },
+        'edit',
+        async ({ trx, emit }) => {
+          if (how === 'fails') await failing(trx).execute();
+          if (how === 'finish throws') throw conflict('changed its mind');
+          await rename(trx, cardId).execute();
+          renamed(cardId, emit);
+          return how === 'changes nothing' ? `${name} (long way)` : name;
+        },
+        {
+          quick: {
+            tells: [],
+            statements: ({ trx }) => [
+              how === 'fails' ? failing(trx).compile() : rename(trx, how === 'changes nothing' ? -1 : cardId).compile(),
+            ],
+            answered: (rows) => (rows.length > 0 ? rows : undefined),
+            finish: ({ emit }) => {
+              if (how === 'finish throws') throw conflict('changed its mind');
+              renamed(cardId, emit);
+              return name;
+            },
+          },
+        },
+      );
+    };
+
+    const outcomes = await Promise.allSettled([
+      write(cards.a!.id, 'r0'),
+      write(cards.b!.id, 'r1', 'fails'),
+      write(cards.c!.id, 'r2'),
+      write(cards.d!.id, 'r3', 'changes nothing'),
+      write(cards.e!.id, 'r4'),
+      write(cards.g!.id, 'r5', 'finish throws'),
+      write(cards.f!.id, 'r6'),
+    ]);
+
+    expect(sizes).toContain(7);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : 'failed'))).toEqual([
+      'r0',
+      'failed',
+      'r2',
+      'r3 (long way)',
+      'r4',
+      'failed',
+      'r6',
+    ]);
+    expect(outcomes[1]).toMatchObject({ reason: { message: expect.stringMatching(/foreign key/i) } });
+    expect(outcomes[5]).toMatchObject({ reason: { status: 409 } });
+    expect(await cardNames(t, owner, A)).toEqual(['r0', 'b', 'r2', 'r3', 'r4', 'g', 'r6']);
+    const expected = [1, 2, 3, 4, 5].map((n) => version + n);
+    expect(await storedVersion(board.id)).toBe(version + 5);
+    expect(await storedEventVersions(board.id, version)).toEqual(expected);
+    const events: BoardEvent[] = [];
+    for (let i = 0; i < 5; i++) events.push(await viewer.next('event'));
+    expect(events.map((e) => e.version)).toEqual(expected);
+    expect(events.map((e) => (e.data as { cardId: number }).cardId)).toEqual(
+      [cards.a, cards.c, cards.d, cards.e, cards.f].map((c) => c!.id),
+    );
+    const sent = pipes.reduce((sum, p) => sum + p.sent, 0);
+    const exchanges = pipes.reduce((sum, p) => sum + p.windows, 0);
+    if (t.dialect === 'postgres') {
+      // Several writes went in one exchange, and the three that went wrong took others back with them.
+      expect(sent).toBeGreaterThan(exchanges);
+      expect(pipes.reduce((sum, p) => sum + p.undone, 0)).toBeGreaterThanOrEqual(3);
+    } else expect(sent).toBe(0);
+  });
+
+  it('concurrent moves through the API on a board nobody else joined (sent back to back on PostgreSQL): wrong fromAreaId (409) changes nothing, the rest all land in order', async () => {
+    const owner = await t.signUp();
+    const names = Array.from({ length: 16 }, (_, i) => `m${i}`);
+    const { board, areas, cards } = await seedBoard(t, owner, { A: names, B: [] });
+    const { viewer, version } = await watch(owner, board.id);
+    const A = areas.A!.id;
+    const B = areas.B!.id;
+    const move = (name: string, fromAreaId: number, toAreaId: number, newIndex: number) =>
+      t.inject(owner, {
+        method: 'POST',
+        url: '/api/data/cardMove',
+        payload: { cardId: cards[name]!.id, fromAreaId, toAreaId, newIndex },
+      });
+    // Between the areas, and reorders within A; every fourth names the wrong area.
+    const plan = names.map((name, i) =>
+      i % 4 === 1 ? move(name, B, A, 0) : i % 4 === 2 ? move(name, A, A, 15) : move(name, A, B, i % 3),
+    );
+    const statuses = (await Promise.all(plan)).map((r) => r.statusCode);
+
+    expect(statuses).toEqual(names.map((_, i) => (i % 4 === 1 ? 409 : 200)));
+    const moved = names.filter((_, i) => i % 4 === 0 || i % 4 === 3);
+    expect((await cardNames(t, owner, B)).sort()).toEqual([...moved].sort());
+    expect((await cardNames(t, owner, A)).sort()).toEqual(names.filter((n) => !moved.includes(n)).sort());
+    await assertStoredOrder(t, board.id);
+    const changed = names.filter((_, i) => i % 4 !== 1).length;
+    const events: BoardEvent[] = [];
+    for (let i = 0; i < changed; i++) events.push(await viewer.next('event'));
+    expect(events.map((e) => e.version)).toEqual(events.map((_, i) => version + 1 + i));
+    expect(await storedVersion(board.id)).toBe(version + changed);
   });
 });

@@ -76,6 +76,13 @@ export type SubscriberDeps = Pick<Deps, 'bus' | 'config' | 'database' | 'log'>;
 
 export interface ChangeSubscriber {
   written?: (scope: WrittenScope, change: Change) => Promise<void>;
+  /**
+   * Whether `written` runs no statement for a change telling (some of)
+   * `facts`, made by `actor` on a board joined by `audience`: then the write
+   * may be sent back to back with others (board-write.ts, `QuickWork`).
+   * Absent: it may run some.
+   */
+  quiet?: (facts: readonly BoardFactName[], who: { actor: Actor | null; audience: readonly string[] }) => boolean;
   stored?: StoredHandler;
 }
 
@@ -114,6 +121,17 @@ export function storedHandler(): StoredHandler | undefined {
 function anyWritten(): boolean {
   for (const s of subscribers.values()) if (s.written) return true;
   return false;
+}
+
+/** Whether no `written` handler runs a statement for a change telling (some of) `facts` (see `ChangeSubscriber.quiet`). */
+export function changeIsQuiet(
+  facts: readonly BoardFactName[],
+  who: { actor: Actor | null; audience: readonly string[] },
+): boolean {
+  for (const subscriber of subscribers.values()) {
+    if (subscriber.written && !(subscriber.quiet?.(facts, who) ?? false)) return false;
+  }
+  return true;
 }
 
 /** Runs every `written` handler for one write's change, in registration order. */

@@ -1,4 +1,4 @@
-import { PostgresAdapter, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, type CompiledQuery, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../database.js';
 import type { DialectName } from '../dialect.js';
 import type { Target } from '../dump/restore-target.js';
@@ -70,6 +70,23 @@ export interface Dialect {
   settle(trx: Db): Promise<void>;
 
   /**
+   * Sends the statements of several writes of a batch back to back, each
+   * write's behind a savepoint of its own (`savepoint`, when given), in one
+   * write to the socket, and answers once every answer is in: per write, the
+   * rows of its last statement, or the first error among its statements
+   * (after a failed one, PostgreSQL refuses the rest of the transaction: the
+   * writes behind it fail too, and the caller rolls back to the failed
+   * write's savepoint). The statements before a write's last are sent ahead
+   * (nobody reads their answer). Nothing else runs on `trx` meanwhile. Null
+   * where statements cost no round trip (SQLite): writes run one by one.
+   */
+  readonly pipeline: ((trx: Db, writes: readonly PipelinedWrite[]) => Promise<Array<PromiseSettledResult<unknown[]>>>) | null;
+  /** Opens the savepoint `name` (on PostgreSQL sent ahead of the next statement); a later one may shadow it, none is released. */
+  savepointNamed(trx: Db, name: string): Promise<void>;
+  /** Undoes everything after the savepoint `name` (which stays open), the savepoints opened after it included. */
+  rollbackTo(trx: Db, name: string): Promise<void>;
+
+  /**
    * A batch's version bump, event rows and announcement (group commit,
    * events/board-write.ts) as one statement sent ahead of the COMMIT, whose
    * answer carries its error; the insert fails (and the transaction with it)
@@ -115,6 +132,14 @@ export interface Dialect {
   dump(db: Db, write: (text: string) => Promise<void>, meta: { serviceVersion: string; exportedAt: string }): Promise<void>;
   /** The database a restore writes into. */
   restoreTarget(url: string): Promise<Target>;
+}
+
+/** One write's part in `Dialect.pipeline`. */
+export interface PipelinedWrite {
+  /** Opened before its statements; null when it is open already. */
+  savepoint: string | null;
+  /** In order; the last one's rows are the write's answer. */
+  statements: ReadonlyArray<CompiledQuery<unknown>>;
 }
 
 /** What `Dialect.storeBatch` stores. */

@@ -1,6 +1,6 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { AHEAD, SETTLE, ahead } from '../ahead.js';
+import { AHEAD, LATER, SETTLE, ahead } from '../ahead.js';
 import { hotQuery } from '../hot-query.js';
 import type { Db } from '../database.js';
 import { dumpPostgres } from '../dump/dump-postgres.js';
@@ -51,6 +51,38 @@ export const postgres: Dialect = {
   settle: (trx) =>
     sql
       .raw(SETTLE)
+      .execute(trx)
+      .then(() => undefined),
+
+  pipeline: (trx, writes) =>
+    // Held for the whole exchange: no statement of `trx` can come in between.
+    trx.getExecutor().provideConnection(async (connection) => {
+      const answers: Array<Promise<unknown[]>> = [];
+      writes.forEach((write, w) => {
+        if (write.savepoint !== null) {
+          void connection.executeQuery(CompiledQuery.raw(`savepoint ${write.savepoint}${AHEAD}`)).catch(() => undefined);
+        }
+        write.statements.forEach((query, s) => {
+          const own = s === write.statements.length - 1;
+          // Everything but the very last statement waits in the socket's buffer (db/ahead.ts): one write for all.
+          const end = own ? (w === writes.length - 1 ? '' : LATER) : query.sql.endsWith(AHEAD) ? '' : AHEAD;
+          const sent = connection.executeQuery(CompiledQuery.raw(query.sql + end, [...query.parameters]));
+          if (own) answers.push(sent.then((result) => result.rows));
+          else void sent.catch(() => undefined);
+        });
+      });
+      return Promise.allSettled(answers);
+    }),
+
+  savepointNamed: (trx, name) =>
+    sql
+      .raw(`savepoint ${name}${AHEAD}`)
+      .execute(trx)
+      .then(() => undefined),
+
+  rollbackTo: (trx, name) =>
+    sql
+      .raw(`rollback to savepoint ${name}`)
       .execute(trx)
       .then(() => undefined),
 

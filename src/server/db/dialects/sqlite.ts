@@ -51,6 +51,14 @@ export const sqlite: Dialect = {
   },
 
   settle: () => Promise.resolve(),
+  // Its statements answer as they run: the writes of a batch run one by one.
+  pipeline: null,
+  async savepointNamed(trx, name) {
+    await sql.raw(`savepoint ${name}`).execute(trx);
+  },
+  async rollbackTo(trx, name) {
+    await sql.raw(`rollback to savepoint ${name}`).execute(trx);
+  },
   // Its statements answer as they run: nothing to gain by folding them into one.
   storeBatch: () => Promise.resolve(false),
   notify: () => Promise.resolve(false),

@@ -48,6 +48,11 @@ export async function recordMoveAhead(
   await repo.insertMovedActivity(db, cardId, actorId, fromAreaId, toAreaId, nowIso());
 }
 
+/** `recordMoveAhead`'s statement, built and not run (to be sent with the move's: board-write.ts, `QuickWork`). */
+export function moveEntryStatement(db: Db, cardId: number, actorId: string, fromAreaId: number, toAreaId: number) {
+  return repo.insertMovedActivity.compiled(db, cardId, actorId, fromAreaId, toAreaId, nowIso());
+}
+
 export interface ActivityEntry {
   type: string;
   actor: { id: string; name: string; image: string | null; type: string } | null;

@@ -13,7 +13,13 @@ import { badRequest } from '../../http/errors.js';
 import { findArea } from '../areas/areas.repository.js';
 import { overLimit, overWipLimit } from '../areas/areas.service.js';
 import { areaOfBoard, checkMove, writableArea, writableCard } from './guards.js';
-import { recordActivity, recordMoveAhead, type ActivityData, type ActivityType } from '../activity/activity.service.js';
+import {
+  moveEntryStatement,
+  recordActivity,
+  recordMoveAhead,
+  type ActivityData,
+  type ActivityType,
+} from '../activity/activity.service.js';
 import { boardLabels, pruneUnusedLabels, setCardLabels } from '../labels/labels.service.js';
 import { cardFieldsOf, fieldOfBoard, setCardFields } from '../fields/fields.service.js';
 import { valueMatches } from '../fields/values.js';
@@ -23,7 +29,7 @@ import { cardListCacheOf, type CardListFilter } from './card-list-cache.js';
 import * as repo from './cards.repository.js';
 import { storedNamesOfCard } from '../attachments/attachments.repository.js';
 import { assigneesOf } from '../notifications/notifications.repository.js';
-import { bottomKey, placeWith, quickMove, type QuickMove } from './ordering.repository.js';
+import { bottomKey, placeWith, quickMove, quickMoveAnswer, quickMoveStatement, type QuickMove } from './ordering.repository.js';
 import { nextDueDate, untick, type Rhythm } from './repeat.js';
 
 /** A card with its labels, assignees, reminders and visible position: the shape the card routes answer with. */
@@ -354,19 +360,46 @@ export async function moveCard(
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<{ overLimit?: true }> {
   const boardId = await boardIdForWrite(deps.database.db, 'cards', move.cardId);
-  return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
-    const { trx, board, emit } = scope;
-    const { fromAreaId, toAreaId, cardId } = move;
-    const between = fromAreaId !== toAreaId;
-    if (between) await recordMoveAhead(trx, cardId, actor.id, fromAreaId, toAreaId);
-    const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
-    if (between) {
-      scope.tell('card.moved', { cardId, card: moved.name, from: moved.fromName, to: moved.toName });
-    }
-    emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
-    // Only a card coming in can fill an area: a reorder within it changes no count.
-    if (!between) return {};
-    const over = moved.wip ? overLimit(moved.wip) : await overWipLimit(trx, toAreaId);
-    return over ? { overLimit: true as const } : {};
-  });
+  const { fromAreaId, toAreaId, cardId } = move;
+  const between = fromAreaId !== toAreaId;
+  return writeBoard(
+    deps,
+    actor,
+    { boardId, subject: 'Card' },
+    'edit',
+    async (scope) => {
+      const { trx, board } = scope;
+      if (between) await recordMoveAhead(trx, cardId, actor.id, fromAreaId, toAreaId);
+      const moved = (await quickMove(trx, board.id, move)) ?? (await moveTheLongWay(trx, actor, board.id, move));
+      return movedAnswer(scope, move, moved) ?? ((await overWipLimit(trx, toAreaId)) ? { overLimit: true as const } : {});
+    },
+    {
+      // The common case, sent back to back with the moves beside it: the history entry and `quickMove`'s statement.
+      quick: {
+        tells: between ? ['card.moved'] : [],
+        statements: ({ trx, boardId }) => [
+          ...(between ? [moveEntryStatement(trx, cardId, actor.id, fromAreaId, toAreaId)] : []),
+          quickMoveStatement(trx, boardId, move),
+        ],
+        answered: quickMoveAnswer,
+        finish: (scope, moved) => movedAnswer(scope, move, moved) ?? {},
+      },
+    },
+  );
+}
+
+/** Tells and emits a move made; answers it, or undefined when the target area's WIP limit must still be read. */
+function movedAnswer(
+  scope: Pick<WriteScope, 'emit' | 'tell'>,
+  move: { cardId: number; fromAreaId: number; toAreaId: number },
+  moved: QuickMove,
+): { overLimit?: true } | undefined {
+  const { fromAreaId, toAreaId, cardId } = move;
+  const between = fromAreaId !== toAreaId;
+  if (between) scope.tell('card.moved', { cardId, card: moved.name, from: moved.fromName, to: moved.toName });
+  scope.emit('card.moved', { cardId, fromAreaId, toAreaId, newIndex: moved.position });
+  // Only a card coming in can fill an area: a reorder within it changes no count.
+  if (!between) return {};
+  if (!moved.wip) return undefined;
+  return overLimit(moved.wip) ? { overLimit: true as const } : {};
 }

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { hotQuery } from '../../db/hot-query.js';
 import type { CardRow } from '../../db/schema.js';
@@ -87,7 +87,21 @@ export async function quickMove(
   boardId: number,
   move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
 ): Promise<QuickMove | undefined> {
-  const [row] = await moveInOne(db, move.cardId, move.fromAreaId, move.toAreaId, move.newIndex, boardId);
+  return quickMoveAnswer(await moveInOne(db, move.cardId, move.fromAreaId, move.toAreaId, move.newIndex, boardId));
+}
+
+/** `quickMove`'s statement, built and not run (to be sent with others: board-write.ts, `QuickWork`). */
+export function quickMoveStatement(
+  db: Db,
+  boardId: number,
+  move: { cardId: number; fromAreaId: number; toAreaId: number; newIndex: number },
+): CompiledQuery<unknown> {
+  return moveInOne.compiled(db, move.cardId, move.fromAreaId, move.toAreaId, move.newIndex, boardId);
+}
+
+/** What `quickMove`'s statement answered: the move it made, or undefined when it changed nothing. */
+export function quickMoveAnswer(rows: readonly unknown[]): QuickMove | undefined {
+  const row = rows[0] as MoveRow | undefined;
   if (!row) return undefined;
   const position = Number(row.position);
   const limit = row.wipLimit === null ? null : Number(row.wipLimit);
@@ -96,15 +110,17 @@ export async function quickMove(
   return { name: row.name, fromName: row.fromName, toName: row.toName, position, wip };
 }
 
+interface MoveRow {
+  name: string;
+  fromName: string;
+  toName: string;
+  position: number | string;
+  wipLimit: number | string | null;
+  wipOthers: number | string | null;
+}
+
 const moveInOne = hotQuery(
-  (db: Db, card: number, from: number, to: number, newIndex: number, boardId: number) => sql<{
-    name: string;
-    fromName: string;
-    toName: string;
-    position: number | string;
-    wipLimit: number | string | null;
-    wipOthers: number | string | null;
-  }>`
+  (db: Db, card: number, from: number, to: number, newIndex: number, boardId: number) => sql<MoveRow>`
     with f as materialized (
       select
         (select v.sort from cards v where v."areaId" = ${to} and v."archivedAt" is null and v.id <> ${card}

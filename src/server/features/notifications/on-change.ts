@@ -19,7 +19,12 @@ export const notificationsOnChange: ChangeSubscriber = {
     const mentioned = new Set<string>();
     for (const fact of facts) await notifyOf(scope, fact, mentioned);
   },
+  // These facts notify the board's audience but the one who acted: nobody, when nobody else joined it.
+  quiet: (facts, { actor, audience }) => facts.every((name) => TO_AUDIENCE.has(name)) && audience.every((id) => id === actor?.id),
 };
+
+/** Facts whose notification goes to the board's audience (and never to the one who acted). */
+const TO_AUDIENCE: ReadonlySet<string> = new Set(['card.made', 'card.status', 'card.moved']);
 
 async function notifyOf(scope: WrittenScope, fact: BoardFact, mentioned: Set<string>): Promise<void> {
   const { board } = scope;

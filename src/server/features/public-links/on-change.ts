@@ -15,4 +15,5 @@ export const publicLinksOnChange: ChangeSubscriber = {
     await announce(scope.dialect, scope.trx, PUBLIC_LINK_CHANGES, { boardId }, true);
     scope.afterCommit(() => publicViewersOf(scope.deps).recheck(boardId));
   },
+  quiet: (facts) => !facts.includes('link.changed'),
 };
