@@ -3,8 +3,8 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { Deps } from '../deps.js';
 import { idempotentWrites } from '../http/idempotency.js';
 import { signInFailures, signInLockouts } from '../metrics/metrics.js';
-import { actorOfSession } from './actor.js';
 import { CLIENT_IP_HEADER } from './auth.js';
+import { identifyKeyedCallers } from './identify.js';
 
 /**
  * The better-auth writes a signed-in account makes to itself or, as an
@@ -47,11 +47,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Pick<Deps, 'auth'
 
   void app.register((scope, _options, done) => {
     // Only a keyed request needs its caller; better-auth itself answers one that is not signed in.
-    scope.addHook('onRequest', async (request) => {
-      if (request.headers['idempotency-key'] === undefined) return;
-      const actor = await actorOfSession(request, deps.auth, { refreshSession: false });
-      if (actor) request.actor = actor;
-    });
+    identifyKeyedCallers(scope, deps);
     // Passwords are in some of these bodies: their fingerprint is keyed with the instance's secret.
     idempotentWrites(scope, deps.database.db, { fingerprintKey: deps.config.authSecret });
     for (const [path, secretAnswer] of Object.entries(KEYED_WRITES)) {
