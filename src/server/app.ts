@@ -156,7 +156,7 @@ export async function buildApp({
   metricsRoutes(app, config.metrics.token, database, jobs);
   healthRoutes(app, database);
   registerApiKeyRoutes(app, deps);
-  registerAuthRoutes(app, deps.auth, config.baseUrl, deps.limits);
+  registerAuthRoutes(app, deps);
   registerSignInOptions(app, config);
   invitationRoutes(app, deps);
   registerMcp(app, deps);

@@ -53,7 +53,8 @@ export async function listApiKeys(db: Db, userId: string) {
  */
 export async function deleteApiKey(db: Db, bus: EventBus, userId: string, keyId: string) {
   const revocation = { userId, keyId };
-  const deleted = await db.transaction().execute(async (trx) => {
+  // Recorded like every keyed write: a retry after a lost answer gets this answer, not a 404 for a key now gone.
+  const deleted = await recordedWrite(db, async (trx) => {
     if (!(await repo.deleteKey(trx, userId, keyId))) return false;
     await announce(dialectOf(trx), trx, REVOCATIONS, revocation, true);
     return true;

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { forbidden } from '../http/errors.js';
 import { actorOfKey, actorOfSession, type Actor } from './actor.js';
@@ -60,4 +60,19 @@ export async function identify(
 /** The rule of issue 25: an account whose address nobody confirmed cannot hand out standing access to what it reads. */
 export function requireVerified(actor: Pick<Actor, 'emailVerified'>, what: string): void {
   if (actor.emailVerified !== true) throw forbidden(`Confirm your e-mail address first: ${what} need a confirmed address`);
+}
+
+/**
+ * For routes a caller may use signed in or not (better-auth's, an invitation
+ * link): a request with `Idempotency-Key` gets its signed-in account as
+ * `request.actor`, so `idempotentWrites` can keep the key as that account's.
+ * Without a session the request runs unkeyed (nobody owns the key), and the
+ * route answers it as before.
+ */
+export function identifyKeyedCallers(scope: FastifyInstance, deps: Pick<Deps, 'auth'>): void {
+  scope.addHook('onRequest', async (request) => {
+    if (request.headers['idempotency-key'] === undefined) return;
+    const actor = await actorOfSession(request, deps.auth, { refreshSession: false });
+    if (actor) request.actor = actor;
+  });
 }

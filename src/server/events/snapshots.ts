@@ -1,8 +1,8 @@
-import type { Board, BoardStatus, BoardStyle } from '../../shared/api/boards.js';
 import type { Database, Db } from '../db/database.js';
 import { nowIso, toIso } from '../db/dialect.js';
 import { HttpError } from '../http/errors.js';
 import { applyEvent, type BoardState, type PastCard } from './board-state.js';
+import { presentBoard } from './present-board.js';
 import * as repo from './snapshots.repository.js';
 
 /**
@@ -45,19 +45,12 @@ export async function presentState(db: Db, boardId: number): Promise<{ version: 
     });
     cards.set(card.areaId, list);
   }
-  const presented: Board = {
-    id: board.id,
-    user: board.ownerId,
-    name: board.name,
-    style: board.style as BoardStyle,
-    image: board.image,
-    color: board.color,
-    status: board.status as BoardStatus,
-    archivedAt: toIso(board.archivedAt),
-  };
   return {
     version: board.version,
-    state: { board: presented, areas: rows.areas.map((a) => ({ id: a.id, name: a.name, cards: cards.get(a.id) ?? [] })) },
+    state: {
+      board: presentBoard(board),
+      areas: rows.areas.map((a) => ({ id: a.id, name: a.name, cards: cards.get(a.id) ?? [] })),
+    },
   };
 }
 

@@ -63,6 +63,26 @@ export function writeStep(): WriteStep | undefined {
 export async function recordedWrite<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   const step = writeStep();
   if (step?.done) return step.result as T;
+  return storeStep(db, step, work);
+}
+
+/**
+ * An effect outside the database (a mail sent now) recorded like a write: a
+ * retry of a request whose effect was recorded gets the recorded result back
+ * and does not run it again. The effect runs outside any transaction (no
+ * connection waits on a mail server); its result is stored right after, so
+ * only a process that dies between the two could run it twice.
+ */
+export async function recordedEffect<T>(db: Db, effect: () => Promise<T>): Promise<T> {
+  const step = writeStep();
+  if (step?.done) return step.result as T;
+  const result = await effect();
+  if (step) await storeStep(db, step, () => Promise.resolve(result));
+  return result;
+}
+
+/** Runs `work` and stores its result as `step` in one transaction, then tells the commit. */
+async function storeStep<T>(db: Db, step: Extract<WriteStep, { done: false }> | undefined, work: (trx: Db) => Promise<T>) {
   const result = await db.transaction().execute(async (trx) => {
     const result = await work(trx);
     await step?.store(trx, result);

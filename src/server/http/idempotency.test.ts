@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { expect, it } from 'vitest';
 import { cardNames, createArea, seedBoard, snapshot } from '../../../test/factories.js';
-import { eachDialect, type TestUser } from '../../../test/harness.js';
+import { BASE_URL, eachDialect, sessionCookie, type TestUser } from '../../../test/harness.js';
 import { API_KEY_HANDOUT, DATA_HANDOUTS, handOut, HOOK_URL } from '../../../test/standing-access.js';
+import { listOutbox } from '../mail/outbox.js';
 import { pruneIdempotencyKeys } from './idempotency.js';
 
 eachDialect('Idempotency-Key', (t) => {
@@ -250,19 +252,21 @@ eachDialect(
         .execute();
     const recorded = (userId: string, key: string) =>
       t.db.selectFrom('idempotency_writes').select('ordinal').where('userId', '=', userId).where('key', '=', key).execute();
-    const rows = async (table: 'webhooks' | 'webhook_deliveries' | 'ical_feeds' | 'templates' | 'notifications' | 'user') =>
-      (await t.db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
+    const rows = async (
+      table: 'webhooks' | 'webhook_deliveries' | 'ical_feeds' | 'templates' | 'notifications' | 'user' | 'apikey',
+    ) => (await t.db.selectFrom(table).selectAll().execute()).map((r) => JSON.stringify(r)).sort();
     const made = async (owner: TestUser, request: InjectOptions) => {
       const res = await t.inject(owner, request);
       expect(res.statusCode, res.body).toBe(200);
       return res.json<Record<string, { id: number }>>();
     };
 
-    /** Each write: how to ask for it (after making what it needs), and the rows it changes. */
+    /** Each write: how to ask for it (after making what it needs), the rows it changes, and whether only a session may ask. */
     const writes: Array<{
       what: string;
       request: (owner: TestUser, boardId: number) => Promise<InjectOptions>;
       rows: () => Promise<string[]>;
+      session?: true;
     }> = [
       {
         what: 'deleting a webhook',
@@ -319,6 +323,27 @@ eachDialect(
         request: () => Promise.resolve({ method: 'DELETE', url: '/api/data/avatar' }),
         rows: () => rows('user'),
       },
+      {
+        what: 'deleting an API key',
+        request: async (owner) => {
+          const made = await handOut(t, owner, API_KEY_HANDOUT, 0);
+          expect(made.statusCode, made.body).toBe(200);
+          return { method: 'POST', url: '/api/auth/api-key/delete', payload: { keyId: made.json<{ id: string }>().id } };
+        },
+        rows: () => rows('apikey'),
+        session: true,
+      },
+      {
+        what: 'sending a test mail as an administrator',
+        request: async (owner) => {
+          await t.db.updateTable('user').set({ role: 'admin' }).where('id', '=', owner.id).execute();
+          return { method: 'POST', url: '/api/data/admin/mail/test', payload: {} };
+        },
+        // The mail is sent now, into the outbox in tests: a second send would be a second file there.
+        rows: async () => [String((await listOutbox(t.config.dataDir, 1)).total)],
+        // Its key's account was read before the promotion; a session reads the account afresh.
+        session: true,
+      },
     ];
 
     for (const write of writes) {
@@ -327,7 +352,11 @@ eachDialect(
         const board = await t.createBoard(owner);
         const request = await write.request(owner, board.id);
         const key = `lost: ${write.what}`;
-        const send = () => t.inject(owner, { ...request, headers: { 'idempotency-key': key } });
+        const headers = { 'idempotency-key': key };
+        const send = () =>
+          write.session
+            ? t.app.inject({ ...request, headers: { ...headers, cookie: owner.cookie } })
+            : t.inject(owner, { ...request, headers });
         const first = await send();
         expect(first.statusCode, first.body).toBe(200);
         expect(await recorded(owner.id, key)).toHaveLength(1);
@@ -344,3 +373,118 @@ eachDialect(
   },
   { env: { WEBHOOK_ALLOW_PRIVATE: 'true' } },
 );
+
+eachDialect('Idempotency-Key on better-auth’s writes of a signed-in account', (t) => {
+  const asSession = (user: TestUser, key: string | undefined, request: InjectOptions) =>
+    t.app.inject({ ...request, headers: { cookie: user.cookie, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
+  const account = async (id: string) => JSON.stringify(await t.db.selectFrom('user').selectAll().where('id', '=', id).execute());
+  const keys = (userId: string) =>
+    t.db.selectFrom('idempotency_keys').select(['key', 'fingerprint']).where('userId', '=', userId).execute();
+
+  it('a profile change (update-user) repeated with its key changes nothing again; another body with it is a 422', async () => {
+    const ada = await t.signUp('Ada');
+    const rename = (name: string) =>
+      asSession(ada, 'rename', { method: 'POST', url: '/api/auth/update-user', payload: { name, language: 'de' } });
+    const first = await rename('Ada L.');
+    expect(first.statusCode, first.body).toBe(200);
+    const after = await account(ada.id);
+    expect(after).toContain('Ada L.');
+
+    const again = await rename('Ada L.');
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    // Not run again: not even its time of change moved.
+    expect(await account(ada.id)).toEqual(after);
+
+    const other = await rename('Someone else');
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ error: 'This Idempotency-Key was already used for a different request' });
+    expect(await account(ada.id)).toEqual(after);
+
+    // Without a key it is better-auth's own write, as before.
+    expect(
+      (await asSession(ada, undefined, { method: 'POST', url: '/api/auth/update-user', payload: { name: 'Ada' } })).statusCode,
+    ).toBe(200);
+    expect(await account(ada.id)).toContain('"Ada"');
+  });
+
+  it('a keyed request without a session is better-auth’s refusal, and no key is kept', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-user',
+      headers: { 'idempotency-key': 'nobody' },
+      payload: { name: 'Nobody' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(await t.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'nobody').execute()).toEqual([]);
+  });
+
+  it('a changed password (its answer holds a new session) is not changed again: the repeat is a 409, and no plain hash of the body is kept', async () => {
+    const ada = await t.signUp('Ada');
+    const body = { currentPassword: ada.password, newPassword: 'another horse battery' };
+    const change = () => asSession(ada, 'new-password', { method: 'POST', url: '/api/auth/change-password', payload: body });
+    const first = await change();
+    expect(first.statusCode, first.body).toBe(200);
+    const signedIn = { ...ada, cookie: sessionCookie(first) };
+    const again = await asSession(signedIn, 'new-password', { method: 'POST', url: '/api/auth/change-password', payload: body });
+    // A second change would be a 400 (the current password is no longer that one).
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ error: expect.stringContaining('shown only once') });
+    const [kept] = await keys(ada.id);
+    const plain = createHash('sha256')
+      .update(
+        `POST /api/auth/change-password\n${JSON.stringify({ currentPassword: body.currentPassword, newPassword: body.newPassword })}`,
+      )
+      .digest('hex');
+    expect(kept!.fingerprint).not.toBe(plain);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { origin: BASE_URL },
+      payload: { email: ada.email, password: body.newPassword },
+    });
+    expect(signIn.statusCode).toBe(200);
+  });
+
+  it('a confirmation mail asked for again with its key is queued once', async () => {
+    const ada = await t.signUp('Ada', { verified: false });
+    const mails = async () =>
+      (await t.db.selectFrom('jobs').select('payload').where('kind', '=', 'mail').execute()).filter((j) =>
+        j.payload.includes(ada.email),
+      ).length;
+    const had = await mails();
+    const ask = () =>
+      asSession(ada, 'confirm-me', {
+        method: 'POST',
+        url: '/api/auth/send-verification-email',
+        payload: { email: ada.email, callbackURL: '/' },
+      });
+    expect((await ask()).statusCode).toBe(200);
+    expect(await mails()).toBe(had + 1);
+    const again = await ask();
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await mails()).toBe(had + 1);
+  });
+
+  it('an administrator’s new account, repeated with its key, is made once and answered again', async () => {
+    const admin = await t.signUp('Admin');
+    await t.db.updateTable('user').set({ role: 'admin' }).where('id', '=', admin.id).execute();
+    const email = `made-${Date.now()}@example.test`;
+    const create = () =>
+      asSession(admin, 'new-account', {
+        method: 'POST',
+        url: '/api/auth/admin/create-user',
+        payload: { name: 'Made', email, password: 'correct horse battery' },
+      });
+    const first = await create();
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await create();
+    // A second create would be a refusal: the address has an account.
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(await t.db.selectFrom('user').select('id').where('email', '=', email).execute()).toHaveLength(1);
+  });
+});

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { nowIso, toIso } from '../db/dialect.js';
@@ -73,16 +73,21 @@ interface Attempt {
  * storing the answer leaves the key unanswered with its writes done; a retry
  * then runs the handler again, whose writes give back their stored results
  * instead of running, and answers what the first attempt would have.
+ *
+ * A request without a caller (`request.actor` unset: better-auth's routes
+ * answer those themselves) has nobody to own the key and runs unkeyed. With
+ * `fingerprintKey`, what identifies a request is keyed with it (HMAC), so a
+ * password in a body is not kept as a plain hash of it.
  */
-export function idempotentWrites(app: FastifyInstance, db: Db): void {
+export function idempotentWrites(app: FastifyInstance, db: Db, { fingerprintKey }: { fingerprintKey?: string } = {}): void {
   // Callback style: the handler must run inside `withWriteRecord`, which an async hook's promise would leave.
   app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !WRITES.has(request.method)) return done();
+    if (header === undefined || !WRITES.has(request.method) || !request.actor) return done();
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || !KEY.test(key)) return done(badRequest('Idempotency-Key must be 1 to 255 printable characters'));
     const secret = request.routeOptions.config.secretAnswer === true;
-    claim(db, { userId: request.actor.id, key }, fingerprint(request), secret).then(
+    claim(db, { userId: request.actor.id, key }, fingerprint(request, fingerprintKey), secret).then(
       (outcome) => {
         if ('status' in outcome) return void replay(reply, outcome);
         request.idempotency = outcome;
@@ -128,10 +133,11 @@ function writeRecord(attempt: Attempt): WriteRecord {
 }
 
 /** The method, address and body: what makes two requests "the same" one. Uploads are known by their address only. */
-function fingerprint(request: FastifyRequest): string {
+function fingerprint(request: FastifyRequest, key: string | undefined): string {
   const multipart = (request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/');
   const body = multipart ? '' : stableJson(request.body);
-  return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
+  const hash = key === undefined ? createHash('sha256') : createHmac('sha256', key);
+  return hash.update(`${request.method} ${request.url}\n${body}`).digest('hex');
 }
 
 function stableJson(value: unknown): string {

@@ -6,7 +6,7 @@ import { conflict, HttpError, notFound } from '../../http/errors.js';
 import { mailTransport, type Mailer } from '../../mail/mailer.js';
 import { listOutbox, readOutboxMail } from '../../mail/outbox.js';
 import { testMail } from '../../mail/templates.js';
-import { recordedWrite } from '../../events/write-record.js';
+import { recordedEffect, recordedWrite } from '../../events/write-record.js';
 import { accountAddress, confirmAddress } from './admin-mail.repository.js';
 
 /** The outbox's newest mails the overview lists. */
@@ -36,13 +36,16 @@ export async function sendTestMail(
   const { config } = deps;
   const to = await accountAddress(deps.database.db, actor.id);
   if (!to) throw notFound('Account not found');
-  try {
-    await mailer.send(testMail(config.language, to.email, { link: config.baseUrl, admin: actor.name }));
-  } catch (error) {
-    deps.log.warn({ err: error }, 'test mail failed');
-    throw new HttpError(502, `The mail could not be sent: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return { to: to.email, transport: mailTransport(config) };
+  // Recorded like a keyed write: a retry after a lost answer gets this answer and sends nothing again.
+  return recordedEffect(deps.database.db, async () => {
+    try {
+      await mailer.send(testMail(config.language, to.email, { link: config.baseUrl, admin: actor.name }));
+    } catch (error) {
+      deps.log.warn({ err: error }, 'test mail failed');
+      throw new HttpError(502, `The mail could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { to: to.email, transport: mailTransport(config) };
+  });
 }
 
 /** An administrator vouches for the address (the account's owner could not read the mailed link). */

@@ -6,7 +6,7 @@ import type { AreaRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
 import { presentOne } from '../areas/areas.service.js';
-import { presentBoard } from '../boards/boards.presenter.js';
+import { presentBoard } from '../../events/present-board.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { findArea } from '../areas/areas.repository.js';
 import { updateBoard } from '../boards/boards.repository.js';

@@ -13,7 +13,7 @@ import { createBoardWrite, type NewBoardScope } from '../../events/board-write.j
 import { extensionOf, safeFilename, fileStore, UploadInterrupted, UploadTooLarge, type FileStore } from '../../files/store.js';
 import { HttpError, badRequest } from '../../http/errors.js';
 import { imageTypeOf, normalizeType } from '../attachments/attachments.service.js';
-import { presentBoard } from '../boards/boards.presenter.js';
+import { presentBoard } from '../../events/present-board.js';
 import { deleteBoard, insertBoard, updateBoard } from '../boards/boards.repository.js';
 import { normalizeColor } from '../boards/color.js';
 import { MAX_LABELS } from '../labels/labels.service.js';

@@ -9,6 +9,7 @@ import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-fil
 import { MAX_LABELS } from '../labels/labels.service.js';
 import { importBounds, overBound } from './import-bounds.js';
 import { steppedChecker } from './json-check.js';
+import { cut, fitter, isoOrNull, LabelWords, oneLine } from './conversion.js';
 import { runPaced } from './pacing.js';
 
 /*
@@ -201,21 +202,6 @@ const NOT_READ = '';
 const RHYTHMS = new Set(['day', 'week', 'twoWeeks', 'month', 'year']);
 const LIMITS = { name: 255, label: 64, cardLabels: 100, reminders: 20, reminderMax: 525_600, filename: 1024, filetype: 255 };
 
-/** Cut to `max` characters without splitting a character made of two UTF-16 units. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const out = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(out) ? out.slice(0, -1) : out;
-}
-
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-
-function isoOrNull(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
-}
-
 /**
  * An upload address of LokalBoards (`/api/uploads/<name>`, alone or behind
  * its instance's address), found in one pass over a text.
@@ -258,10 +244,7 @@ function* conversion(
 ): Generator<void, { file: BoardFileInput; report: ImportReport }> {
   const skipped: ImportReport['skipped'] = [];
   const skip = (what: string, reason: LokalBoardsSkip) => skipped.push({ what, reason, why: WHY[reason] });
-  const fit = (text: string, max: number, what: string) => {
-    if (text.length > max) skip(what, 'tooLong');
-    return cut(text, max);
-  };
+  const fit = fitter((what) => skip(what, 'tooLong'));
 
   // People: ids of another instance never name an account here; the importer is recognised by name.
   const importerKey = importer ? oneLine(importer.name).toLowerCase() : null;
@@ -301,19 +284,15 @@ function* conversion(
         );
 
   // Labels: one per word, used ones first, up to the board's limit.
-  const names = new Map<string, { name: string; used: boolean; order: number }>();
+  const words = new LabelWords();
   const addLabel = (raw: string, used: boolean) => {
     const name = cut(oneLine(raw), LIMITS.label);
-    if (name === '') return;
-    const known = names.get(name.toLowerCase());
-    if (known) known.used ||= used;
-    else names.set(name.toLowerCase(), { name, used, order: names.size });
+    if (name !== '') words.add(name, used);
   };
   for (const label of source.labels ?? []) addLabel(label.name, false);
   for (const area of source.areas) for (const card of area.cards) for (const label of card.labels ?? []) addLabel(label, true);
-  const ranked = [...names.values()].sort((a, b) => Number(b.used) - Number(a.used) || a.order - b.order);
-  const kept = new Map(ranked.slice(0, MAX_LABELS).map((l) => [l.name.toLowerCase(), l.name]));
-  for (const label of ranked.slice(MAX_LABELS)) skip(label.name, 'labelLimit');
+  const keptNames = words.keep((name) => skip(name, 'labelLimit'));
+  const kept = new Map(keptNames.map((name) => [name.toLowerCase(), name]));
 
   let cardCount = 0;
   let commentCount = 0;
@@ -447,7 +426,7 @@ function* conversion(
   // A cover uploaded there that the zip does not hold would point at nothing here.
   const rewritten = board.image ? rewrite(board.image) : null;
   const image = rewritten !== null && rewritten.includes('/api/uploads/') ? null : rewritten;
-  const labels = ranked.slice(0, MAX_LABELS).map((l, i) => ({ id: i + 1, name: l.name }));
+  const labels = keptNames.map((name, i) => ({ id: i + 1, name }));
   const file: BoardFileInput = {
     format: BOARD_FILE_FORMAT,
     formatVersion: BOARD_FILE_VERSION,

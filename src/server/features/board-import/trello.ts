@@ -14,6 +14,7 @@ import {
 } from '../../../shared/api/fields.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import { namesKnownTo } from './board-import.repository.js';
+import { cut, fitter, isoOrNull, LabelWords, oneLine } from './conversion.js';
 import { importBounds, overBound } from './import-bounds.js';
 import { steppedChecker } from './json-check.js';
 
@@ -175,27 +176,12 @@ const NOT_READ = '';
 
 const LIMITS = { name: 255, label: 64, content: 1_000_000, comment: 100_000, cardLabels: 100 } as const;
 
-/** Cut to `max` characters without splitting a character made of two UTF-16 units. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const out = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(out) ? out.slice(0, -1) : out;
-}
-
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-
 /** Trello order: by `pos`, then as written. */
 function byPos<T extends { pos?: number | null }>(items: readonly T[]): T[] {
   return items
     .map((item, index) => ({ item, index }))
     .sort((a, b) => (a.item.pos ?? Infinity) - (b.item.pos ?? Infinity) || a.index - b.index)
     .map(({ item }) => item);
-}
-
-function isoOrNull(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
 /** An http(s) address as a URL writes it (blanks and control characters encoded), or null. */
@@ -259,31 +245,22 @@ function* conversion(
 ): Generator<void, { file: BoardFileInput; report: ImportReport }> {
   const skipped: ImportReport['skipped'] = [];
   const skip = (what: string, reason: TrelloSkip) => skipped.push({ what, reason, why: WHY[reason] });
-  const fit = (text: string, max: number, what: string) => {
-    if (text.length > max) skip(what, 'tooLong');
-    return cut(text, max);
-  };
+  const fit = fitter((what) => skip(what, 'tooLong'));
 
   // Labels: a name, or the colour's name when unnamed; one per word, used ones first, up to the limit.
   const used = new Set(trello.cards.flatMap((c) => c.idLabels ?? []));
   const labelName = new Map<string, string>(); // Trello id → our name
-  const names = new Map<string, { name: string; used: boolean; order: number }>();
+  const words = new LabelWords();
   for (const label of trello.labels ?? []) {
     const raw = oneLine(label.name ?? '') || (label.color ?? '').replace(/_/g, ' ').trim();
     if (raw === '') {
       if (used.has(label.id)) skip(label.id, 'labelUnnamed');
       continue;
     }
-    const name = fit(raw, LIMITS.label, raw);
-    const key = name.toLowerCase();
-    const known = names.get(key);
-    if (known) known.used ||= used.has(label.id);
-    else names.set(key, { name, used: used.has(label.id), order: names.size });
-    labelName.set(label.id, names.get(key)!.name);
+    labelName.set(label.id, words.add(fit(raw, LIMITS.label, raw), used.has(label.id)));
   }
-  const ranked = [...names.values()].sort((a, b) => Number(b.used) - Number(a.used) || a.order - b.order);
-  const kept = new Set(ranked.slice(0, MAX_LABELS).map((l) => l.name));
-  for (const label of ranked.slice(MAX_LABELS)) skip(label.name, 'labelLimit');
+  const keptNames = words.keep((name) => skip(name, 'labelLimit'));
+  const kept = new Set(keptNames);
 
   // Comments, oldest first, by card.
   const members = new Map((trello.members ?? []).map((m) => [m.id, m]));
@@ -430,7 +407,7 @@ function* conversion(
     normalizeColor(prefs.backgroundColor) ?? BACKGROUNDS.get(prefs.background ?? '') ?? normalizeColor(prefs.background);
   if (prefs.backgroundImage) skip(prefs.backgroundImage, 'backgroundImage');
 
-  const labels = ranked.slice(0, MAX_LABELS).map((l, i) => ({ id: i + 1, name: l.name }));
+  const labels = keptNames.map((name, i) => ({ id: i + 1, name }));
   const file: BoardFileInput = {
     format: BOARD_FILE_FORMAT,
     formatVersion: BOARD_FILE_VERSION,

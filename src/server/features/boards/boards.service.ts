@@ -9,7 +9,7 @@ import { createBoardWrite, writeBoard, type SystemScope } from '../../events/boa
 import { discardAfterCommit } from '../../files/store.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import { normalizeColor } from './color.js';
-import { presentBoard } from './boards.presenter.js';
+import { presentBoard } from '../../events/present-board.js';
 import * as repo from './boards.repository.js';
 
 export async function listBoards(deps: ServiceDeps, actor: Actor, shared: boolean): Promise<Board[]> {

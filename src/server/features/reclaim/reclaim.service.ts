@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { announce, REVOCATIONS } from '../../db/channels.js';
 import { systemWrite } from '../../events/board-write.js';
 import { enqueue, type RegisterJobs } from '../../jobs/runner.js';
-import { presentBoard } from '../boards/boards.presenter.js';
+import { presentBoard } from '../../events/present-board.js';
 import * as repo from './reclaim.repository.js';
 
 type ReclaimDeps = Pick<Deps, 'database' | 'bus' | 'log' | 'config'>;

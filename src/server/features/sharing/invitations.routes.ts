@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ErrorBody } from '../../../shared/api/common.js';
 import { InvitationInfo } from '../../../shared/api/sharing.js';
-import { identify } from '../../auth/identify.js';
+import { identify, identifyKeyedCallers } from '../../auth/identify.js';
 import type { Deps } from '../../deps.js';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
+import { idempotentWrites } from '../../http/idempotency.js';
 import { invitedAccountExists, joinByInvitation, readInvitation, removeUnjoinedAccount } from './invitations.js';
 
 const Token = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{64}$' }) });
@@ -16,6 +17,16 @@ const Token = Type.Object({ token: Type.String({ pattern: '^[0-9a-f]{64}$' }) })
  * signed-in account of that address, joins the board directly.
  */
 export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
+  // A signed-in join is a board write: with `Idempotency-Key` its repeat gets the first answer (creating an account has nobody to own a key).
+  void app.register((scope, _options, done) => {
+    identifyKeyedCallers(scope, deps);
+    idempotentWrites(scope, deps.database.db);
+    routes(scope, deps);
+    done();
+  });
+}
+
+function routes(app: FastifyInstance, deps: Deps): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -51,12 +62,12 @@ export function invitationRoutes(app: FastifyInstance, deps: Deps): void {
     },
     async (request, reply) => {
       const { token } = request.params;
-      const invitation = await readInvitation(deps, token);
       // Only a signed-in person joins as themselves: an API key cannot accept an invitation.
       const caller = await identify(request, deps, { accept: 'session' });
       if (caller?.email !== undefined) {
         return { boardId: await joinByInvitation(deps, token, { ...caller, email: caller.email }) };
       }
+      const invitation = await readInvitation(deps, token);
 
       // With OIDC_ONLY nobody gets a password: the invitee signs in through the provider and opens the link again.
       const sso = deps.config.oidc;

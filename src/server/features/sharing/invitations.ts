@@ -30,14 +30,15 @@ export async function joinByInvitation(
 ): Promise<number> {
   const { dialect } = deps.database;
   const tokenHash = hashToken(token);
-  // Which board the link is for, to queue on its write path; the claim below decides whether it still works.
-  const live = await repo.findLiveInvitation(deps.database.db, tokenHash, nowIso());
-  if (!live) throw invalid();
+  // Which board the link is for, to queue on its write path; the claim below decides whether it still works
+  // (a link used already may be a retry of this very request: its write gives back what it did).
+  const boardOf = await repo.invitationBoard(deps.database.db, tokenHash);
+  if (boardOf === undefined) throw invalid();
   let reclaimed = false;
   // The one the link was sent to joins: no access of theirs to check, the change is theirs (its events name them).
   const boardId = await systemWrite(
     deps,
-    live.boardId,
+    boardOf,
     async ({ trx, board, emit }) => {
       const invite = await repo.claimInvitation(trx, tokenHash, nowIso());
       if (!invite || invite.boardId !== board.id) throw invalid();

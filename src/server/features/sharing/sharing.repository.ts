@@ -163,6 +163,12 @@ export function findLiveInvitation(db: Db, tokenHash: string, now: string) {
     .executeTakeFirst();
 }
 
+/** The board of an invitation, live or not (used, expired): where a retried use of its link queues. */
+export async function invitationBoard(db: Db, tokenHash: string): Promise<number | undefined> {
+  const row = await db.selectFrom('board_invites').select('boardId').where('tokenHash', '=', tokenHash).executeTakeFirst();
+  return row?.boardId;
+}
+
 /** Marks a live invitation used and answers it; a second claim finds nothing. */
 export function claimInvitation(db: Db, tokenHash: string, now: string) {
   return db

@@ -163,6 +163,39 @@ eachDialect('invitations by address and verified addresses', (t) => {
     expect(await mailsTo(t, other.email.toLowerCase())).toHaveLength(before);
   });
 
+  it('a signed-in join with Idempotency-Key is applied once: its repeat, even after a lost answer, gets the first answer', async () => {
+    const owner = await t.signUp('Owner');
+    const board = await t.createBoard(owner);
+    const joiner = await t.signUp('Joiner', { verified: false });
+    expect((await invite(owner, { boardId: board.id, mail: joiner.email, permission: 'edit' })).statusCode).toBe(200);
+    const token = inviteLink((await mailsTo(t, joiner.email.toLowerCase())).find((m) => inviteLink(m.text))!.text)!;
+    const join = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/invitations/${token}/accept`,
+        headers: { origin: BASE_URL, cookie: joiner.cookie, 'idempotency-key': 'join-once' },
+        payload: {},
+      });
+    const first = await join();
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await join();
+    // Unkeyed, the used link would be a 404.
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    // A process that died after the join's commit: the retry gets the join's stored result, the link is not used again.
+    await t.db
+      .updateTable('idempotency_keys')
+      .set({ status: null, response: null, owner: 'dead', appliedAt: new Date(Date.now() - 10_000).toISOString() })
+      .where('userId', '=', joiner.id)
+      .where('key', '=', 'join-once')
+      .execute();
+    const retry = await join();
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json()).toEqual({ boardId: board.id });
+    expect(await membership(board.id, joiner.id)).toEqual([{ permission: 'edit' }]);
+  });
+
   it('an account created by an invitation link counts as verified', async () => {
     const owner = await t.signUp('Owner');
     const board = await t.createBoard(owner);
