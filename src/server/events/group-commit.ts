@@ -26,7 +26,6 @@ export interface PipeCounts {
   undone: number;
 }
 
-let pipeCounts: PipeCounts = { windows: 0, sent: 0, undone: 0 };
 const pipeObservers = new Set<(counts: PipeCounts) => void>();
 
 /** Hears, after every batch, how its writes went back to back (for the tests and `--trace-pg`): answers how to stop. */
@@ -157,6 +156,7 @@ export class GroupCommit<S> {
     batch: ReadonlyArray<Queued<S>>,
     state: S,
     outcomes: Array<Outcome | undefined>,
+    pipeCounts: PipeCounts,
   ): Promise<void> {
     const pipeline = dialect.pipeline!;
     const name = (i: number) => `w${i}`;
@@ -267,6 +267,7 @@ export class GroupCommit<S> {
     // The batch is taken once the transaction has its connection: whoever arrived meanwhile joins it.
     let batch: Array<Queued<S>> = [];
     const outcomes: Array<Outcome | undefined> = [];
+    const pipeCounts: PipeCounts = { windows: 0, sent: 0, undone: 0 };
     let state: S | undefined;
     let failure: { error: unknown } | null = null;
     try {
@@ -278,7 +279,7 @@ export class GroupCommit<S> {
         const alone = batch.length === 1;
         const dialect = dialectOf(trx);
         if (!alone && dialect.pipeline && batch.some((entry) => entry.quick)) {
-          await this.#backToBack(trx, dialect, batch, state, outcomes);
+          await this.#backToBack(trx, dialect, batch, state, outcomes, pipeCounts);
           if (outcomes.some((o) => o?.ok)) await this.hooks.finish(trx, state);
           return;
         }
@@ -308,7 +309,6 @@ export class GroupCommit<S> {
     }
     if (!failure) heardCommit(batch.length);
     for (const observer of pipeObservers) observer(pipeCounts);
-    pipeCounts = { windows: 0, sent: 0, undone: 0 };
     if (!failure && state !== undefined) this.hooks.committed(state);
     // The next batch may start now: its events cannot overtake these, already published.
     this.#next();
