@@ -20,6 +20,8 @@ export function betterAuthRateLimit(settings: LimitSettings) {
       '/sign-up/email': { ...signIn, max: Math.max(signIn.max, 10) },
       // Starting single sign-on proves nothing by itself (the provider checks the person): the sign-in limit is plenty.
       '/sign-in/social': signIn,
+      // Starting a SAML sign-in: the same.
+      '/saml/*/login': signIn,
       // Each one mails an address.
       '/send-verification-email': {
         window: seconds('verification-mail.requests'),

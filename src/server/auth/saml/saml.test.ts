@@ -30,7 +30,7 @@ const freePort = () =>
   });
 
 /** The app on a real port (the provider's page posts a browser to it), with one SAML provider `corp`. */
-async function startWithSamlIdp(dialect: DialectName, idp: SamlIdp) {
+async function startWithSamlIdp(dialect: DialectName, idp: SamlIdp, env: Record<string, string> = {}) {
   const testDb = await createTestDatabase(dialect);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -40,6 +40,7 @@ async function startWithSamlIdp(dialect: DialectName, idp: SamlIdp) {
     BASE_URL: base,
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     SIGNIN_RATE_LIMIT: '100000',
+    ...env,
   });
   config.saml = [
     {
@@ -369,3 +370,20 @@ for (const dialect of dialects) {
     });
   });
 }
+
+describe('starting SAML sign-ins', () => {
+  it('counts against the sign-in limit (SIGNIN_RATE_LIMIT)', async () => {
+    const idp = await startSamlIdp(ACCOUNTS);
+    const app = await startWithSamlIdp('sqlite', idp, { SIGNIN_RATE_LIMIT: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        statuses.push((await fetch(`${app.base}/api/auth/saml/corp/login`, { redirect: 'manual' })).status);
+      }
+      expect(statuses).toEqual([302, 302, 302, 429, 429]);
+    } finally {
+      await app.close();
+      await idp.close();
+    }
+  });
+});
