@@ -15,6 +15,7 @@ import mywork from './mywork.json';
 import teams from './teams.json';
 import history from './history.json';
 import fields from './fields.json';
+import lanes from './lanes.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -39,5 +40,6 @@ const en = {
   ...teams,
   ...history,
   ...fields,
+  ...lanes,
 };
 export default en;
