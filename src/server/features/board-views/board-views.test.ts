@@ -99,4 +99,9 @@ eachDialect('board views (swimlanes per person)', (t) => {
     // Nothing changed by the refusals: the owner's choice alone is stored.
     expect((await rows(board.id)).map((r) => [r.userId, r.boardId, r.lanes])).toEqual([[owner.id, board.id, 'label']]);
   });
+
+  it('is in the OpenAPI document', async () => {
+    const doc = (await t.inject(null, { method: 'GET', url: '/api/docs/json' })).json<{ paths: Record<string, object> }>();
+    expect(Object.keys(doc.paths['/api/data/board-view']!).sort()).toEqual(['get', 'put']);
+  });
 });
