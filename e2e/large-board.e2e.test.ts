@@ -56,6 +56,46 @@ describeE2E('a board with 2,000 cards', (e2e) => {
     await expect.poll(() => page.locator('[data-card-id]').count(), { timeout: 20_000 }).toBe(AREAS * CARDS_PER_AREA);
     await context.close();
   }, 120_000);
+
+  test('with lanes by assignee, every card is in its lane, and a move to another lane sets the assignee', async () => {
+    await owner.call('PUT', '/api/data/board-view', { boardId, lanes: 'assignee' });
+    const { page, context } = await e2e.newPage({ as: owner });
+    await openBoard(page, boardId);
+    const complete = await page.waitForFunction(
+      (total) => (document.querySelectorAll('[data-lane-key] [data-card-id]').length >= total ? performance.now() : false),
+      AREAS * CARDS_PER_AREA,
+      { polling: 'raf', timeout: 30_000 },
+    );
+    const painted = await page.evaluate(() => performance.getEntriesByName('tavla:cards-painted')[0]!.startTime);
+    // A figure for the reader, not a limit (see above): the time until all 2,000 tiles were in their lanes.
+    console.log(
+      `lanes: cards loaded at ${Math.round(painted)} ms, all 2,000 tiles in their lanes at ${Math.round((await complete.jsonValue()) as number)} ms`,
+    );
+    const mine = page.locator(`[data-lane-key="p:${owner.id}"] [data-card-id]`);
+    const none = page.locator('[data-lane-key="none"] [data-card-id]');
+    expect(await mine.count()).toBe(await none.count());
+
+    const source = none.nth(1);
+    const cardId = Number(await source.getAttribute('data-card-id'));
+    // Its lane is far down the page (each lane is as tall as its longest cell): the keyboard's move takes it to mine.
+    await source.focus();
+    await page.keyboard.press('m');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Lane').selectOption(`p:${owner.id}`);
+    await dialog.getByRole('button', { name: 'Move' }).click();
+    await expect
+      .poll(
+        async () =>
+          (
+            await owner.call<{ card: { assignees: { id: string }[] } }>('GET', `/api/data/card?cardID=${cardId}`)
+          ).card.assignees.map((a) => a.id),
+        { timeout: 20_000 },
+      )
+      .toEqual([owner.id]);
+    await expect.poll(() => page.locator(`[data-lane-key="p:${owner.id}"] [data-card-id="${cardId}"]`).count()).toBe(1);
+    await owner.call('PUT', '/api/data/board-view', { boardId, lanes: null });
+    await context.close();
+  }, 120_000);
 });
 
 /** Areas through the API; the cards straight into the database (2,000 requests would only time the seeding). */

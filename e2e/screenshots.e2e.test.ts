@@ -70,6 +70,13 @@ describeE2E('screenshots', (e2e) => {
       },
     },
     {
+      name: 'board-lanes',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}?lanes=label`);
+        await page.locator('[data-lane-key] [data-card-id]').first().waitFor();
+      },
+    },
+    {
       name: 'board-todo',
       open: async (page) => {
         await page.goto(`/board/${seeded.todo}`);

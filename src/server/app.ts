@@ -32,6 +32,7 @@ import { cardRoutes } from './features/cards/cards.routes.js';
 import { commentRoutes } from './features/comments/comments.routes.js';
 import { labelRoutes } from './features/labels/labels.routes.js';
 import { fieldRoutes } from './features/fields/fields.routes.js';
+import { boardViewRoutes } from './features/board-views/board-views.routes.js';
 import { sharingRoutes } from './features/sharing/sharing.routes.js';
 import { publicLinkRoutes, publicViewRoutes } from './features/public-links/public-links.routes.js';
 import { healthRoutes } from './features/health/health.routes.js';
@@ -174,6 +175,7 @@ export async function buildApp({
       cardRoutes(data, deps);
       labelRoutes(data, deps);
       fieldRoutes(data, deps);
+      boardViewRoutes(data, deps);
       sharingRoutes(data, deps);
       publicLinkRoutes(data, deps);
       archiveRoutes(data, deps);

@@ -360,6 +360,7 @@ export interface Schema {
   templates: TemplateTable;
   public_links: PublicLinkTable;
   ical_feeds: IcalFeedTable;
+  board_views: BoardViewTable;
 }
 
 export type BoardRow = Selectable<BoardTable>;
@@ -436,4 +437,13 @@ export interface IcalFeedTable {
   boardIds: Generated<string>;
   createdAt: Timestamp;
   lastUsedAt: NullableTimestamp;
+}
+
+/** A person's own view of a board (swimlanes); see features/board-views. */
+export interface BoardViewTable {
+  userId: string;
+  boardId: number;
+  /** `assignee`, `label`, `field:<id>`, or null for none. */
+  lanes: string | null;
+  updatedAt: Timestamp;
 }

@@ -23,6 +23,7 @@ import * as wipLimits from './0010-teams-area-wip-limits.js';
 import * as announceInTransaction from './0010-revoke-announce-in-transaction.js';
 import * as boardSnapshots from './0011-rewind-board-snapshots.js';
 import * as customFields from './0011-fields-custom-fields.js';
+import * as boardViews from './0012-lanes-board-views.js';
 
 type Step = { up(db: Kysely<unknown>, t: ReturnType<typeof columnTypes>): Promise<void> };
 
@@ -51,6 +52,7 @@ const steps: Record<string, Step> = {
   '0010-revoke-announce-in-transaction': announceInTransaction,
   '0011-rewind-board-snapshots': boardSnapshots,
   '0011-fields-custom-fields': customFields,
+  '0012-lanes-board-views': boardViews,
 };
 
 /**

@@ -41,6 +41,10 @@ import { BoardLoadError } from './BoardLoadError';
 import { CalendarView } from '../calendar/CalendarView';
 import { useUndoKeys } from '../undo/useUndoKeys';
 import { ViewSwitch } from '../calendar/ViewSwitch';
+import { dropInLane, focusedLane, laneChoice, moveWithLane, type LaneChoice, type LaneContext } from './lanes/api';
+import { LanedBoard } from './lanes/LanedBoard';
+import { LanesSwitch } from './lanes/LanesSwitch';
+import { useLanes } from './lanes/useLanes';
 
 const CardDialog = lazy(() => import('../card/CardDialog'));
 
@@ -65,6 +69,10 @@ export function BoardPage() {
   const onFilter = useCallback((next: CardMatcher | null) => setMatches(() => next), []);
   useMarkRead(boardId, openCardId);
   const unread = useUnreadCards(boardId);
+  const lanes = useLanes(boardId);
+  // The lanes on screen, for drops and keyboard moves; and the lanes a keyboard move offers.
+  const laneContext = useRef<LaneContext | null>(null);
+  const [movingLanes, setMovingLanes] = useState<LaneChoice | undefined>();
 
   const onGone = useCallback(
     (reason: BoardGoneReason) => {
@@ -99,6 +107,7 @@ export function BoardPage() {
         set(next);
       },
       move(card) {
+        setMovingLanes(laneChoice(laneContext.current, card, focusedLane()));
         setMoving(card);
       },
       toggleDone(card) {
@@ -120,7 +129,16 @@ export function BoardPage() {
 
   const dropHandlers = useMemo<DropHandlers>(
     () => ({
-      moveCard(cardId, fromAreaId, target: CardTargetData | AreaTargetData) {
+      moveCard(cardId, fromAreaId, target: CardTargetData | AreaTargetData, lane) {
+        if (lane && laneContext.current) {
+          dropInLane(qc, boardId, laneContext.current, cardId, fromAreaId, target, lane.from, lane.to);
+          requestAnimationFrame(() =>
+            document
+              .querySelector<HTMLElement>(`[data-lane-key="${CSS.escape(lane.to)}"] [data-card-id="${cardId}"]`)
+              ?.focus({ preventScroll: true }),
+          );
+          return;
+        }
         const card = getCards(qc, fromAreaId)?.find((c) => c.id === cardId);
         const list = getCards(qc, target.areaId);
         if (!card || !list) return;
@@ -168,6 +186,7 @@ export function BoardPage() {
         </span>
         {!writeAccess && <span className="board-chip readonly">{t('board.readOnly')}</span>}
         <ViewSwitch />
+        {!calendar && <LanesSwitch boardId={boardId} choice={lanes} />}
         <BoardFilter boardId={boardId} onChange={onFilter} />
         <div className="spacer" />
         <Presence viewers={viewers} />
@@ -282,24 +301,40 @@ export function BoardPage() {
         />
       )}
       <div ref={canvasRef} className="board-canvas" data-testid="board-canvas" hidden={calendar}>
-        <div className="board-lanes">
-          {areas.map((area, index) => (
-            <AreaColumn
-              key={area.id}
-              area={area}
-              index={index}
-              count={areas.length}
-              todo={todo}
-              writeAccess={writeAccess}
-              openBy={openBy}
-              actions={actions}
-              matches={matches}
-              unread={unread}
-            />
-          ))}
-          {writeAccess && <AddArea boardId={boardId} first={areas.length === 0} />}
-          {!writeAccess && areas.length === 0 && <p className="empty">{t('board.noAreas')}</p>}
-        </div>
+        {lanes.by ? (
+          <LanedBoard
+            boardId={boardId}
+            owner={owner}
+            areas={areas}
+            by={lanes.by}
+            todo={todo}
+            writeAccess={writeAccess}
+            openBy={openBy}
+            actions={actions}
+            matches={matches}
+            unread={unread}
+            contextRef={laneContext}
+          />
+        ) : (
+          <div className="board-lanes">
+            {areas.map((area, index) => (
+              <AreaColumn
+                key={area.id}
+                area={area}
+                index={index}
+                count={areas.length}
+                todo={todo}
+                writeAccess={writeAccess}
+                openBy={openBy}
+                actions={actions}
+                matches={matches}
+                unread={unread}
+              />
+            ))}
+            {writeAccess && <AddArea boardId={boardId} first={areas.length === 0} />}
+            {!writeAccess && areas.length === 0 && <p className="empty">{t('board.noAreas')}</p>}
+          </div>
+        )}
       </div>
 
       {openCardId && (
@@ -310,7 +345,10 @@ export function BoardPage() {
             board={board}
             writeAccess={writeAccess}
             viewers={openBy.get(openCardId)}
-            onMove={(card) => setMoving(card)}
+            onMove={(card) => {
+              setMovingLanes(laneChoice(laneContext.current, card, null));
+              setMoving(card);
+            }}
             onClose={() => {
               const next = new URLSearchParams(params);
               next.delete('card');
@@ -324,9 +362,20 @@ export function BoardPage() {
           card={moving}
           areas={areas}
           onClose={() => setMoving(null)}
-          onMove={(toAreaId, newIndex) => {
+          lanes={movingLanes}
+          onMove={(toAreaId, newIndex, laneKey) => {
             const card = getCards(qc, moving.area)?.find((c) => c.id === moving.id) ?? moving;
             setMoving(null);
+            const context = laneContext.current;
+            if (context && movingLanes && laneKey) {
+              moveWithLane(qc, boardId, context, card, movingLanes.current, laneKey, toAreaId, newIndex);
+              requestAnimationFrame(() =>
+                document
+                  .querySelector<HTMLElement>(`[data-lane-key="${CSS.escape(laneKey)}"] [data-card-id="${card.id}"]`)
+                  ?.focus(),
+              );
+              return;
+            }
             void moveCard(qc, boardId, card, toAreaId, newIndex);
             requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card-id="${card.id}"]`)?.focus());
           }}

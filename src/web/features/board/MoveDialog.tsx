@@ -8,18 +8,21 @@ import { Dialog } from '../../components/Dialog';
 interface Props {
   card: CardListItem;
   areas: Area[];
-  onMove: (toAreaId: number, newIndex: number) => void;
+  onMove: (toAreaId: number, newIndex: number, laneKey?: string) => void;
   onClose: () => void;
+  /** When the board shows swimlanes: the lanes to choose from and the one the card is in. */
+  lanes?: { options: ReadonlyArray<{ key: string; name: string }>; current: string };
 }
 
 /** The keyboard's way to do what a drag does: choose the area and the position. */
-export function MoveDialog({ card, areas, onMove, onClose }: Props) {
+export function MoveDialog({ card, areas, onMove, onClose, lanes }: Props) {
   const { t } = useTranslation();
   const [areaId, setAreaId] = useState(card.area);
   const target = useQuery(cardsQuery(areaId));
   const others = (target.data ?? []).filter((c) => c.id !== card.id);
   const currentIndex = target.data?.findIndex((c) => c.id === card.id) ?? -1;
   const [position, setPosition] = useState<number | null>(null);
+  const [laneKey, setLaneKey] = useState(lanes?.current);
   const chosen = position ?? (areaId === card.area && currentIndex >= 0 ? currentIndex : others.length);
 
   return (
@@ -41,7 +44,7 @@ export function MoveDialog({ card, areas, onMove, onClose }: Props) {
         id="move-form"
         onSubmit={(e) => {
           e.preventDefault();
-          onMove(areaId, chosen);
+          onMove(areaId, chosen, laneKey);
         }}
       >
         <label className="field">
@@ -62,6 +65,18 @@ export function MoveDialog({ card, areas, onMove, onClose }: Props) {
             ))}
           </select>
         </label>
+        {lanes && (
+          <label className="field">
+            <span>{t('lanes.lane')}</span>
+            <select className="select" value={laneKey} onChange={(e) => setLaneKey(e.target.value)}>
+              {lanes.options.map((lane) => (
+                <option key={lane.key} value={lane.key}>
+                  {lane.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="field">
           <span>{t('move.position')}</span>
           <select

@@ -185,8 +185,14 @@ export function areaDropOrder<T extends { id: number }>(list: readonly T[], area
   return ordered.every((a, i) => a.id === list[i]?.id) ? null : ordered;
 }
 
+/** The swimlanes a card was dragged from and dropped in (`data-lane-key`), when the board shows lanes. */
+export interface LaneDrop {
+  from: string;
+  to: string;
+}
+
 export interface DropHandlers {
-  moveCard(cardId: number, fromAreaId: number, target: CardTargetData | AreaTargetData): void;
+  moveCard(cardId: number, fromAreaId: number, target: CardTargetData | AreaTargetData, lanes: LaneDrop | null): void;
   moveArea(areaId: number, target: AreaTargetData): void;
 }
 
@@ -215,7 +221,14 @@ export function useBoardDropMonitor(handlers: DropHandlers, scrollRoot: RefObjec
         if (!target) return;
         if (isCardDrag(source.data)) {
           if (isCardTarget(target.data) || isAreaTarget(target.data)) {
-            handlers.moveCard(source.data.cardId, source.data.areaId, target.data);
+            const from = laneOf(source.element);
+            const to = laneOf(target.element);
+            handlers.moveCard(
+              source.data.cardId,
+              source.data.areaId,
+              target.data,
+              from !== null && to !== null ? { from, to } : null,
+            );
           }
         } else if (isAreaDrag(source.data)) {
           const areaTarget = location.current.dropTargets.find((t) => isAreaTarget(t.data));
@@ -225,6 +238,8 @@ export function useBoardDropMonitor(handlers: DropHandlers, scrollRoot: RefObjec
     });
   }, [handlers, scrollRoot]);
 }
+
+const laneOf = (element: Element): string | null => element.closest('[data-lane-key]')?.getAttribute('data-lane-key') ?? null;
 
 const EDGE = 72;
 const MAX_SPEED = 22;

@@ -18,7 +18,7 @@ import { undoStackOf } from '../undo/stack';
 export type CardPatch = Omit<CardUpdate, 'cardID' | 'assignee' | 'assignees'> & { assignees?: Person[] };
 
 /** What a card looks like once `patch` is applied, before the server answers. */
-function patched<T extends CardListItem>(card: T, patch: CardPatch, labels: Label[]): T {
+export function patched<T extends CardListItem>(card: T, patch: CardPatch, labels: Label[]): T {
   const next: T = { ...card };
   if (patch.name !== undefined) next.name = patch.name;
   if (patch.content !== undefined) {

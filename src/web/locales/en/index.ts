@@ -16,6 +16,7 @@ import teams from './teams.json';
 import history from './history.json';
 import fields from './fields.json';
 import undo from './undo.json';
+import lanes from './lanes.json';
 
 /**
  * English, bundled. Each part is one file so that features own their words;
@@ -41,5 +42,6 @@ const en = {
   ...history,
   ...fields,
   ...undo,
+  ...lanes,
 };
 export default en;
