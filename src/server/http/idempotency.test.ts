@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { expect, it } from 'vitest';
 import { cardNames, createArea, seedBoard, snapshot } from '../../../test/factories.js';
 import { BASE_URL, eachDialect, sessionCookie, type TestUser } from '../../../test/harness.js';
+import { loseAnswer } from '../../../test/lost-answer.js';
 import { API_KEY_HANDOUT, DATA_HANDOUTS, handOut, HOOK_URL } from '../../../test/standing-access.js';
 import { listOutbox } from '../mail/outbox.js';
 import { pruneIdempotencyKeys } from './idempotency.js';
@@ -131,12 +132,7 @@ eachDialect('Idempotency-Key', (t) => {
       });
     const first = await send();
     expect(first.statusCode).toBe(200);
-    // What a process that died after the commit leaves: the write and its result, no answer, an attempt long gone.
-    await t.db
-      .updateTable('idempotency_keys')
-      .set({ status: null, response: null, owner: 'dead', appliedAt: new Date(Date.now() - 10_000).toISOString() })
-      .where('key', '=', 'lost-answer')
-      .execute();
+    await loseAnswer(t, ada.id, 'lost-answer');
     const before = await snapshot(t);
     const retry = await send();
     expect(retry.statusCode).toBe(200);
@@ -242,14 +238,6 @@ eachDialect(
 eachDialect(
   'Idempotency-Key on writes that change no board',
   (t) => {
-    /** What a process that died after the commit leaves: the write and its record, no answer, an attempt long gone. */
-    const loseAnswer = (userId: string, key: string) =>
-      t.db
-        .updateTable('idempotency_keys')
-        .set({ status: null, response: null, owner: 'dead', appliedAt: new Date(Date.now() - 10_000).toISOString() })
-        .where('userId', '=', userId)
-        .where('key', '=', key)
-        .execute();
     const recorded = (userId: string, key: string) =>
       t.db.selectFrom('idempotency_writes').select('ordinal').where('userId', '=', userId).where('key', '=', key).execute();
     const rows = async (
@@ -361,7 +349,7 @@ eachDialect(
         expect(first.statusCode, first.body).toBe(200);
         expect(await recorded(owner.id, key)).toHaveLength(1);
 
-        await loseAnswer(owner.id, key);
+        await loseAnswer(t, owner.id, key);
         const before = await write.rows();
         const retry = await send();
         expect(retry.statusCode, retry.body).toBe(200);

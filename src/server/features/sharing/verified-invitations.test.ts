@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { bootstrapAdmin } from '../../auth/bootstrap-admin.js';
 import { BASE_URL, eachDialect, sessionCookie, type TestContext, type TestUser } from '../../../../test/harness.js';
+import { loseAnswer } from '../../../../test/lost-answer.js';
 
 /** The mails queued for an address, as the job runner would send them. */
 async function mailsTo(t: TestContext, address: string): Promise<Array<{ subject: string; text: string }>> {
@@ -184,12 +185,7 @@ eachDialect('invitations by address and verified addresses', (t) => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
     // A process that died after the join's commit: the retry gets the join's stored result, the link is not used again.
-    await t.db
-      .updateTable('idempotency_keys')
-      .set({ status: null, response: null, owner: 'dead', appliedAt: new Date(Date.now() - 10_000).toISOString() })
-      .where('userId', '=', joiner.id)
-      .where('key', '=', 'join-once')
-      .execute();
+    await loseAnswer(t, joiner.id, 'join-once');
     const retry = await join();
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json()).toEqual({ boardId: board.id });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { fieldsQuery } from '../../api/queries';
 import type { CardFields, Field, FieldValue } from '../../api/types';
+import { FieldValueSelect } from './FieldValueSelect';
 import './fields.css';
 
 /** `YYYY-MM-DD` of a stored date (a day as it is, a date-time by its UTC day), for a date input. */
@@ -75,19 +76,14 @@ function FieldInput({
     return (
       <label className="field">
         <span>{field.name}</span>
-        <select
+        <FieldValueSelect
           className="input"
           value={typeof value === 'string' ? value : ''}
+          blank={t('fields.notSet')}
+          options={field.options}
           disabled={disabled}
-          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
-        >
-          <option value="">{t('fields.notSet')}</option>
-          {field.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
+          onChange={(chosen) => onChange(chosen === '' ? null : chosen)}
+        />
       </label>
     );
   }

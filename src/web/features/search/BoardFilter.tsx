@@ -18,6 +18,7 @@ import {
   type Filter,
   type StatusFilter,
 } from './filter';
+import { FieldValueSelect } from '../fields/FieldValueSelect';
 import './search.css';
 
 export type CardMatcher = (card: CardListItem) => boolean;
@@ -333,19 +334,19 @@ function FieldFilter({
         <label className="bfilter-field" htmlFor={`${id}-value`}>
           <span className="bfilter-legend">{t('fields.filterValue')}</span>
           {field.type === 'select' || field.type === 'checkbox' ? (
-            <select
+            <FieldValueSelect
               id={`${id}-value`}
               className="select"
               value={filter.fieldValue}
-              onChange={(event) => update({ fieldValue: event.target.value })}
-            >
-              <option value="">{t('fields.filterAny')}</option>
-              {(field.type === 'checkbox' ? ['true', 'false'] : field.options).map((o) => (
-                <option key={o} value={o}>
-                  {field.type === 'checkbox' ? t(o === 'true' ? 'fields.filterTicked' : 'fields.filterUnticked') : o}
-                </option>
-              ))}
-            </select>
+              blank={t('fields.filterAny')}
+              {...(field.type === 'checkbox'
+                ? {
+                    options: ['true', 'false'],
+                    label: (o: string) => t(o === 'true' ? 'fields.filterTicked' : 'fields.filterUnticked'),
+                  }
+                : { options: field.options })}
+              onChange={(fieldValue) => update({ fieldValue })}
+            />
           ) : (
             <input
               id={`${id}-value`}
