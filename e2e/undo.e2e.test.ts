@@ -148,7 +148,7 @@ describeE2E('undo and redo on the board', (e2e) => {
     await e2e.seed.invite(ada, board.id as number, ben, 'edit');
     const alpha = cards['Alpha']!.id as number;
     const beta = cards['Beta']!.id as number;
-    const { page, context } = await e2e.newPage({ as: ada });
+    const { page, context } = await e2e.newPage({ as: ada, colorScheme: 'dark' });
     await page.goto(`/board/${board.id}`);
     await expect.poll(() => cardNames(column(page, 'Ideas'))).toEqual(['Alpha', 'Beta']);
 
@@ -166,8 +166,12 @@ describeE2E('undo and redo on the board', (e2e) => {
     await pressOnBoard(page, 'Control+z');
     const stopped = toast(page, 'Ben Builder changed this since — undo stopped');
     await stopped.waitFor();
-    expect(await accessibilityProblems(page, 'board with the undo-stopped toast')).toEqual([]);
-    await screenshot(page, 'undo-stopped-toast-1400');
+    expect(await accessibilityProblems(page, 'board with the undo-stopped toast, dark')).toEqual([]);
+    await screenshot(page, 'undo-stopped-toast-1400-dark');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await accessibilityProblems(page, 'board with the undo-stopped toast, dark, 390 px')).toEqual([]);
+    await screenshot(page, 'undo-stopped-toast-390-dark');
+    await page.setViewportSize({ width: 1400, height: 900 });
     expect((await card(ada, alpha)).name).toBe('Alpha by Ben');
 
     // Undo stopped there: the older rename of Beta is not undone either.
