@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
-import { describeE2E } from './use-e2e.js';
+import { describeE2E, type E2E } from './use-e2e.js';
 
 const column = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -17,7 +17,11 @@ interface ApiCard {
   archivedAt: string | null;
 }
 
-describeE2E('undo and redo on the board', (e2e) => {
+// Undo goes through the normal API, so it runs on both databases (PostgreSQL when TEST_DATABASE_URL names one).
+describeE2E('undo and redo on the board', (e2e) => undoSuite(e2e));
+describeE2E('undo and redo on the board', { dialect: 'postgres' }, (e2e) => undoSuite(e2e));
+
+function undoSuite(e2e: E2E): void {
   const card = async (user: ApiUser, id: number) =>
     (await user.call<{ card: ApiCard }>('GET', `/api/data/card?cardID=${id}`)).card;
 
@@ -236,4 +240,4 @@ describeE2E('undo and redo on the board', (e2e) => {
     await expect.poll(() => column(page, 'Doing').count()).toBe(1);
     await context.close();
   }, 120_000);
-});
+}
