@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { accessibilityProblems, screenshot, settle, type ApiUser } from './support.js';
-import { describeE2E } from './use-e2e.js';
+import { describeE2E, type E2E } from './use-e2e.js';
 
 const column = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
@@ -17,7 +17,11 @@ interface ApiCard {
   archivedAt: string | null;
 }
 
-describeE2E('undo and redo on the board', (e2e) => {
+// Undo goes through the normal API, so it runs on both databases (PostgreSQL when TEST_DATABASE_URL names one).
+describeE2E('undo and redo on the board', (e2e) => undoSuite(e2e));
+describeE2E('undo and redo on the board', { dialect: 'postgres' }, (e2e) => undoSuite(e2e));
+
+function undoSuite(e2e: E2E): void {
   const card = async (user: ApiUser, id: number) =>
     (await user.call<{ card: ApiCard }>('GET', `/api/data/card?cardID=${id}`)).card;
 
@@ -148,7 +152,7 @@ describeE2E('undo and redo on the board', (e2e) => {
     await e2e.seed.invite(ada, board.id as number, ben, 'edit');
     const alpha = cards['Alpha']!.id as number;
     const beta = cards['Beta']!.id as number;
-    const { page, context } = await e2e.newPage({ as: ada });
+    const { page, context } = await e2e.newPage({ as: ada, colorScheme: 'dark' });
     await page.goto(`/board/${board.id}`);
     await expect.poll(() => cardNames(column(page, 'Ideas'))).toEqual(['Alpha', 'Beta']);
 
@@ -166,8 +170,12 @@ describeE2E('undo and redo on the board', (e2e) => {
     await pressOnBoard(page, 'Control+z');
     const stopped = toast(page, 'Ben Builder changed this since — undo stopped');
     await stopped.waitFor();
-    expect(await accessibilityProblems(page, 'board with the undo-stopped toast')).toEqual([]);
-    await screenshot(page, 'undo-stopped-toast-1400');
+    expect(await accessibilityProblems(page, 'board with the undo-stopped toast, dark')).toEqual([]);
+    await screenshot(page, 'undo-stopped-toast-1400-dark');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await accessibilityProblems(page, 'board with the undo-stopped toast, dark, 390 px')).toEqual([]);
+    await screenshot(page, 'undo-stopped-toast-390-dark');
+    await page.setViewportSize({ width: 1400, height: 900 });
     expect((await card(ada, alpha)).name).toBe('Alpha by Ben');
 
     // Undo stopped there: the older rename of Beta is not undone either.
@@ -232,4 +240,4 @@ describeE2E('undo and redo on the board', (e2e) => {
     await expect.poll(() => column(page, 'Doing').count()).toBe(1);
     await context.close();
   }, 120_000);
-});
+}
