@@ -3,6 +3,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import { CLIENT_IP_HEADER, type Auth } from './auth.js';
 import type { Limits } from '../limits/limits.js';
 import { signInFailures, signInLockouts } from '../metrics/metrics.js';
+import { withSignInScope } from './sso/policy.js';
 
 /** Hands `/api/auth/*` to better-auth, turning its `{message}` errors into our `{error}` shape. */
 export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: string, limits: Limits): void {
@@ -30,7 +31,8 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, baseUrl: st
       headers.set(CLIENT_IP_HEADER, request.ip);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
       if (body !== undefined) headers.set('content-type', 'application/json');
-      const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
+      // A provider's answer is noted for the account hooks of this one request (sso/policy.ts).
+      const response = await withSignInScope(() => auth.handler(new Request(url, { method: request.method, headers, body })));
 
       if (signInAs !== undefined) {
         if (response.ok) await limits.signIn.succeeded(signInAs, request.ip);
