@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Limits } from '../limits/limits.js';
 import { LEGACY_OIDC_ID, providerForAddress, type OidcProvider, type SsoConfig, type SsoProvider } from './sso/config.js';
-import { applyAdminGroup, currentIdentity, groupValues, noteIdentity, vouches, type PolicyContext } from './sso/policy.js';
+import { applyAdminGroup, currentIdentity, groupValues, noteIdentity, vouches } from './sso/policy.js';
 
 /** better-auth's id for the `OIDC_*` provider (it is in the callback address). */
 export const OIDC_PROVIDER_ID = LEGACY_OIDC_ID;
@@ -93,7 +93,7 @@ function adminGroupOnSignIn(sso: SsoConfig, db: Db): BetterAuthPlugin {
             const userId = ctx.context.newSession?.user.id;
             const provider = identity && ssoProvider(sso, identity.providerId);
             if (!identity || !userId || !provider) return;
-            await applyAdminGroup(ctx.context as unknown as PolicyContext, db, userId, provider, identity.groups);
+            await applyAdminGroup(ctx.context, db, userId, provider, identity.groups);
           }),
         },
       ],
