@@ -7,6 +7,7 @@ import { registerAuthRoutes } from './auth/auth.routes.js';
 import { registerSignInOptions, registerSsoRouting } from './auth/sso.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
 import { refuseCrossSiteWrites } from './auth/origin.js';
+import { acceptSamlPosts } from './auth/saml/index.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -145,6 +146,8 @@ export async function buildApp({
   });
 
   decorateActor(app);
+  // SAML's HTTP-POST binding: a form body on the ACS only, its cookies dropped (before the cross-site check).
+  acceptSamlPosts(app);
   refuseCrossSiteWrites(app, config.baseUrl);
   registerValidation(app);
   registerErrorHandling(app);

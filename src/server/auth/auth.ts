@@ -220,6 +220,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
 export type AuthContext = Awaited<Auth['$context']>;
 
 /**

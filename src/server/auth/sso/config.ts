@@ -56,7 +56,12 @@ type Json = Record<string, unknown>;
  * (one OpenID provider with the id `oidc`), checked strictly: every problem
  * goes to `problems`, each naming the provider and the field.
  */
-export function readSsoConfig(file: string | undefined, legacy: OidcProvider | null, legacyOnly: boolean, problems: Problems): SsoConfig {
+export function readSsoConfig(
+  file: string | undefined,
+  legacy: OidcProvider | null,
+  legacyOnly: boolean,
+  problems: Problems,
+): SsoConfig {
   const providers: SsoProvider[] = legacy ? [legacy] : [];
   let only = legacyOnly;
   if (file !== undefined) {
@@ -166,7 +171,8 @@ function parseProvider(entry: unknown, index: number, problems: Problems): SsoPr
         problems.push(`${at}: "scopes" must be a list of scope names`);
       } else {
         scopes = entry.scopes as string[];
-        if (!scopes.includes('openid') || !scopes.includes('email')) problems.push(`${at}: "scopes" must include openid and email`);
+        if (!scopes.includes('openid') || !scopes.includes('email'))
+          problems.push(`${at}: "scopes" must include openid and email`);
       }
     }
     const group = adminGroup('claim');
@@ -204,7 +210,8 @@ function parseProvider(entry: unknown, index: number, problems: Problems): SsoPr
       problems,
     );
     const entryPoint = text('entryPoint', true) ?? '';
-    if (entryPoint && !isHttpUrl(entryPoint)) problems.push(`${at}: "entryPoint" must be an http:// or https:// address (got "${entryPoint}")`);
+    if (entryPoint && !isHttpUrl(entryPoint))
+      problems.push(`${at}: "entryPoint" must be an http:// or https:// address (got "${entryPoint}")`);
     const idpCertificate = text('idpCertificate', true) ?? '';
     const idpIssuer = text('idpIssuer', false);
     const emailAttribute = text('emailAttribute', false);
@@ -254,7 +261,8 @@ function checkUnique(providers: SsoProvider[], problems: Problems): void {
     ids.add(provider.id);
     for (const domain of provider.domains) {
       const owner = owners.get(domain);
-      if (owner !== undefined) problems.push(`SSO_CONFIG: the domain "${domain}" is claimed by both "${owner}" and "${provider.id}"`);
+      if (owner !== undefined)
+        problems.push(`SSO_CONFIG: the domain "${domain}" is claimed by both "${owner}" and "${provider.id}"`);
       else owners.set(domain, provider.id);
     }
   }
@@ -262,7 +270,8 @@ function checkUnique(providers: SsoProvider[], problems: Problems): void {
 
 function unknownKeys(at: string, value: Json, known: string[], problems: Problems): void {
   const unknown = Object.keys(value).filter((key) => !known.includes(key));
-  if (unknown.length > 0) problems.push(`${at}: unknown ${unknown.length > 1 ? 'fields' : 'field'} ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  if (unknown.length > 0)
+    problems.push(`${at}: unknown ${unknown.length > 1 ? 'fields' : 'field'} ${unknown.map((k) => `"${k}"`).join(', ')}`);
 }
 
 function isObject(value: unknown): value is Json {

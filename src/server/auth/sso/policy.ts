@@ -83,7 +83,8 @@ export interface PolicyContext {
     findUserById(id: string): Promise<object | null>;
     updateUser(id: string, data: Record<string, unknown>): Promise<unknown>;
   };
-  logger: { warn(message: string, ...args: unknown[]): void; info(message: string, ...args: unknown[]): void };
+  /** better-auth's logger; the SAML plugin's context has it too, but its type does not say so. */
+  logger?: { warn(message: string, ...args: unknown[]): void; info(message: string, ...args: unknown[]): void };
 }
 
 /**
@@ -109,12 +110,14 @@ export async function applyAdminGroup(
   if (want === 'user' && (await adminCount(db)) === 0) {
     // Checked after the change, so that two demotions at once cannot both pass a check made before either.
     await context.internalAdapter.updateUser(userId, { role: 'admin' });
-    context.logger.warn(
+    (context.logger ?? console).warn(
       `SSO ${provider.id}: account ${userId} is not in the admin group but stays an administrator: it is the last one`,
     );
     return;
   }
-  context.logger.info(`SSO ${provider.id}: account ${userId} ${want === 'admin' ? 'made an administrator' : 'no longer an administrator'} by its group`);
+  (context.logger ?? console).info(
+    `SSO ${provider.id}: account ${userId} ${want === 'admin' ? 'made an administrator' : 'no longer an administrator'} by its group`,
+  );
 }
 
 /** The account a provider's sign-in lands on, as the sign-in library stores it. */
@@ -130,9 +133,11 @@ export interface AdmittedUser {
 /** What `admitFromProvider` needs of the sign-in library (better-auth's context). */
 export interface AdmitContext extends PolicyContext {
   internalAdapter: PolicyContext['internalAdapter'] & {
-    findAccountOwnerByKey(key: { providerId: string; accountId: string }): Promise<
-      { kind: 'owned'; user: object } | { kind: 'orphaned' } | null
-    >;
+    findAccountOwnerByKey(key: {
+      providerId: string;
+      accountId: string;
+    }): Promise<{ kind: 'owned'; user: object } | { kind: 'orphaned'; account: { id: string } } | null>;
+    deleteAccount(id: string): Promise<unknown>;
     findUserByEmail(email: string): Promise<{ user: object } | null>;
     createUser(user: Record<string, unknown>, source?: never): Promise<object | null>;
     linkAccount(account: { userId: string; providerId: string; accountId: string }): Promise<unknown>;
@@ -156,25 +161,32 @@ export async function admitFromProvider(
 ): Promise<AdmittedUser> {
   const email = identity.email.trim().toLowerCase();
   const accountId = identity.nameId ?? email;
+  // SAML links are kept apart from OpenID ones: `saml:<id>`, the provider's NameID.
+  const providerId = provider.type === 'saml' ? `saml:${provider.id}` : provider.id;
   const verified = vouches(provider, email, identity.emailVerified);
   const adapter = context.internalAdapter;
   let user: AdmittedUser | null = null;
-  const owner = await adapter.findAccountOwnerByKey({ providerId: provider.id, accountId });
+  const owner = await adapter.findAccountOwnerByKey({ providerId, accountId });
   if (owner?.kind === 'owned') user = owner.user as AdmittedUser;
+  // A link whose account is gone would clash with the new one.
+  if (owner?.kind === 'orphaned') await adapter.deleteAccount(owner.account.id);
   if (!user) {
     const existing = (await adapter.findUserByEmail(email))?.user as AdmittedUser | undefined;
     if (existing) {
       if (!verified || !existing.emailVerified) {
-        throw refusal('account_not_linked', `${provider.name} cannot sign in to this account: its address is not confirmed on both sides`);
+        throw refusal(
+          'account_not_linked',
+          `${provider.name} cannot sign in to this account: its address is not confirmed on both sides`,
+        );
       }
-      await adapter.linkAccount({ userId: existing.id, providerId: provider.id, accountId });
+      await adapter.linkAccount({ userId: existing.id, providerId, accountId });
       user = existing;
     } else {
       checkNewAccount(provider);
       if (!verified) throw refusal('email_not_verified', `${provider.name} did not confirm this e-mail address`);
       user = (await adapter.createUser({ email, name: identity.name || email, emailVerified: true })) as AdmittedUser | null;
       if (!user) throw refusal('account_not_found', 'The account could not be made');
-      await adapter.linkAccount({ userId: user.id, providerId: provider.id, accountId });
+      await adapter.linkAccount({ userId: user.id, providerId, accountId });
     }
   }
   await applyAdminGroup(context, db, user.id, provider, identity.groups);
