@@ -255,3 +255,35 @@ for (const dialect of dialects) {
     });
   });
 }
+
+for (const dialect of dialects) {
+  describe(`the address routing's limit [${dialect}]`, () => {
+    it('answers 429 past SSO_ROUTING_RATE_LIMIT lookups a minute from one client', async () => {
+      const testDb = await createTestDatabase(dialect);
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'tavla-sso-')), 'sso.json');
+      // Nobody answers at this issuer: the lookups below never reach it.
+      const provider = { id: 'corp', type: 'oidc', name: 'Corp', domains: ['corp.example'], issuer: 'http://127.0.0.1:9' };
+      writeFileSync(file, JSON.stringify({ providers: [{ ...provider, clientId: 'a', clientSecret: 'b' }] }));
+      const t = await startApp(dialect, testDb.url, testDb.dataDir, { env: { SSO_CONFIG: file, SSO_ROUTING_RATE_LIMIT: '2' } });
+      try {
+        const lookup = () =>
+          t.app.inject({
+            method: 'POST',
+            url: '/api/sign-in/sso',
+            headers: { origin: new URL(t.config.baseUrl).origin },
+            payload: { email: 'x@elsewhere.example' },
+          });
+        expect((await lookup()).statusCode).toBe(404);
+        expect((await lookup()).statusCode).toBe(404);
+        const refused = await lookup();
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json()).toEqual({ error: 'Too many requests, try again later' });
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      } finally {
+        await t.app.close();
+        await t.database.close();
+        await testDb.drop();
+      }
+    });
+  });
+}
