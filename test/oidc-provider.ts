@@ -9,6 +9,8 @@ export interface IdpAccount {
   email: string;
   emailVerified: boolean;
   name: string;
+  /** The `groups` claim (in the ID token, with the profile scope); change it between sign-ins to test the admin group. */
+  groups?: string[];
 }
 
 export const OIDC_CLIENT = { id: 'tavla-test', secret: 'tavla-test-secret-0123456789-abcdef' };
@@ -38,13 +40,19 @@ export async function startIdp(accounts: IdpAccount[]) {
         response_types: ['code'],
       },
     ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
     findAccount: (_ctx, sub) => {
       const account = accounts.find((a) => a.sub === sub);
       if (!account) return undefined;
       return {
         accountId: sub,
-        claims: () => ({ sub, email: account.email, email_verified: account.emailVerified, name: account.name }),
+        claims: () => ({
+          sub,
+          email: account.email,
+          email_verified: account.emailVerified,
+          name: account.name,
+          ...(account.groups ? { groups: account.groups } : {}),
+        }),
       };
     },
     // No consent page: the test is about Tavla's side, not the provider's screens.
@@ -104,15 +112,28 @@ export class CookieJar {
  * and answers where Tavla finally sends the person (and the jar, holding
  * Tavla's session cookie when it worked).
  */
-export async function ssoSignIn(tavla: string, login: string, callbackURL = '/') {
+export async function ssoSignIn(
+  tavla: string,
+  login: string,
+  callbackURL = '/',
+  /** `provider`: start with this provider's button (default `oidc`); `email`: through the address routing instead. */
+  via: { provider?: string; email?: string } = {},
+) {
   const jar = new CookieJar();
   // The provider's cookies: a fresh provider session each time, so the login page always shows.
   const idpJar = new CookieJar();
-  const start = await fetch(`${tavla}/api/auth/sign-in/social`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: tavla },
-    body: JSON.stringify({ provider: 'oidc', callbackURL, errorCallbackURL: '/sign-in' }),
-  });
+  const start =
+    via.email === undefined
+      ? await fetch(`${tavla}/api/auth/sign-in/social`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: tavla },
+          body: JSON.stringify({ provider: via.provider ?? 'oidc', callbackURL, errorCallbackURL: '/sign-in' }),
+        })
+      : await fetch(`${tavla}/api/sign-in/sso`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: tavla },
+          body: JSON.stringify({ email: via.email, callbackURL }),
+        });
   jar.store(start);
   if (!start.ok) return { jar, status: start.status, body: (await start.json()) as { error?: string }, location: null };
   let url = ((await start.json()) as { url: string }).url;

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createAuth, type AccountHooks, type PasswordHashing } from './auth/auth.js';
+import { CLIENT_IP_HEADER, createAuth, type AccountHooks, type PasswordHashing } from './auth/auth.js';
 import { wireAccountHooks } from './account-hooks.js';
 import { registerApiKeyRoutes } from './auth/api-keys.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
-import { registerSignInOptions } from './auth/sso.js';
+import { registerSignInOptions, registerSsoRouting } from './auth/sso.js';
 import { decorateActor, guardDataRoutes } from './auth/guard.js';
 import { refuseCrossSiteWrites } from './auth/origin.js';
 import { acceptSamlPosts } from './auth/saml/index.js';
@@ -159,6 +159,7 @@ export async function buildApp({
   registerApiKeyRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerSignInOptions(app, config);
+  registerSsoRouting(app, { config, auth: deps.auth, limits: deps.limits, clientIpHeader: CLIENT_IP_HEADER });
   invitationRoutes(app, deps);
   registerMcp(app, deps);
   icalFeedRoute(app, deps);

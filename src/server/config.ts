@@ -4,6 +4,7 @@ import path from 'node:path';
 import { keepFilesPrivate } from './files/private-files.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 import { readLimitSettings, type LimitSettings } from './limits/catalog.js';
+import { LEGACY_OIDC_ID, readSsoConfig, type OidcProvider, type SsoConfig } from './auth/sso/config.js';
 
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pl', 'pt', 'cs', 'uk'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -35,8 +36,10 @@ export interface Config {
   exportsPerInstance: number;
   /** A download whose reader takes nothing for this long is dropped. */
   exportStallSeconds: number;
-  /** Single sign-on through one OpenID Connect provider, when configured. */
+  /** The `OIDC_*` provider, when configured (also the first of `sso.providers`). */
   oidc: OidcConfig | null;
+  /** Every single sign-on provider: `SSO_CONFIG`'s and the `OIDC_*` one; `only`: no passwords. */
+  sso: SsoConfig;
   /** Webhooks may reach loopback and private addresses (a receiver on the same host or network). */
   webhookAllowPrivate: boolean;
   /** Deliveries one process sends at once (to different webhooks: each webhook gets one at a time). */
@@ -143,6 +146,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
 
   const limits = readLimitSettings(integer);
+  const oidc = readOidc(read, flag, problems);
+  const sso = readSsoConfig(read('SSO_CONFIG'), oidc && legacyProvider(oidc, read, problems), oidc?.only ?? false, problems);
   const config: Config = {
     port,
     host,
@@ -160,7 +165,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read('LOG_LEVEL') ?? 'info',
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
     limits,
-    oidc: readOidc(read, flag, problems),
+    oidc,
+    sso,
     cardListCacheMb: integer('CARD_LIST_CACHE_MB', 32, 0, 4096),
     exportsPerAccount: limits['exports.account'],
     exportsPerInstance: limits['exports.instance'],
@@ -205,6 +211,30 @@ function readOidc(
   const scopes = (read('OIDC_SCOPES') ?? 'openid email profile').split(/[\s,]+/).filter(Boolean);
   if (!scopes.includes('openid') || !scopes.includes('email')) problems.push('OIDC_SCOPES must include openid and email');
   return { issuer, clientId, clientSecret, name: read('OIDC_NAME') ?? 'SSO', scopes, only };
+}
+
+/** The `OIDC_*` provider as one of the providers; `OIDC_DOMAINS` routes addresses to it. */
+function legacyProvider(oidc: OidcConfig, read: (name: string) => string | undefined, problems: string[]): OidcProvider {
+  const domains = (read('OIDC_DOMAINS') ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((d) => d.toLowerCase());
+  for (const domain of domains) {
+    if (!/^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain))
+      problems.push(`OIDC_DOMAINS: "${domain}" is not an address domain`);
+  }
+  return {
+    id: LEGACY_OIDC_ID,
+    type: 'oidc',
+    name: oidc.name,
+    domains,
+    provisioning: 'any',
+    issuer: oidc.issuer,
+    clientId: oidc.clientId,
+    clientSecret: oidc.clientSecret,
+    scopes: oidc.scopes,
+    adminGroup: null,
+  };
 }
 
 function readS3(

@@ -3,6 +3,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { Deps } from '../deps.js';
 import { idempotentWrites } from '../http/idempotency.js';
 import { signInFailures, signInLockouts } from '../metrics/metrics.js';
+import { withSignInScope } from './sso/policy.js';
 import { CLIENT_IP_HEADER } from './auth.js';
 import { identifyKeyedCallers } from './identify.js';
 
@@ -75,7 +76,8 @@ async function forward(request: FastifyRequest, reply: FastifyReply, deps: Pick<
   headers.set(CLIENT_IP_HEADER, request.ip);
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
   if (body !== undefined) headers.set('content-type', 'application/json');
-  const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
+  // A provider's answer is noted for the account hooks of this one request (sso/policy.ts).
+  const response = await withSignInScope(() => auth.handler(new Request(url, { method: request.method, headers, body })));
 
   if (signInAs !== undefined) {
     if (response.ok) await limits.signIn.succeeded(signInAs, request.ip);

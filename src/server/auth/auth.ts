@@ -11,9 +11,8 @@ import { betterAuthRateLimit } from '../limits/auth-rules.js';
 import { resetPasswordMail, verifyAddressMail } from '../mail/templates.js';
 import { randomUUID } from 'node:crypto';
 import { addressConfirmed, anyAccountExists, keepOneFirstAdmin, sessionExists } from './accounts.repository.js';
-import { refuseUnvouchedSso, ssoPlugins } from './sso.js';
-import { defaultAdmit, samlPlugin, type SamlProviderSettings } from './saml/index.js';
-import type { BetterAuthPlugin } from 'better-auth';
+import { refuseUnvouchedSso, ssoPlugins, ssoProvider } from './sso.js';
+import { checkNewAccount, currentIdentity } from './sso/policy.js';
 
 /** The header through which we hand better-auth the client address Fastify determined. */
 export const CLIENT_IP_HEADER = 'x-tavla-client-ip';
@@ -117,7 +116,7 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
         emailNotifications: { type: 'boolean', required: false, defaultValue: true, input: true },
       },
     },
-    plugins: [admin(), ...ssoPlugins(config), ...samlPlugins(config)],
+    plugins: [admin(), ...ssoPlugins(config, db)],
     hooks: {
       before: createAuthMiddleware((ctx) => {
         // The admin role grants nothing on other people's boards: acting as them is off unless the instance opts in.
@@ -154,6 +153,9 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
           // The first account of an instance administers it, and its address counts as confirmed: on a fresh
           // instance without SMTP_URL nobody could read the mailed link but the one who can read DATA_DIR.
           before: async (user, ctx) => {
+            // A provider that signs in only existing accounts makes none (provisioning `existing`).
+            const identity = currentIdentity();
+            if (identity) checkNewAccount(ssoProvider(config.sso, identity.providerId));
             refuseUnvouchedSso(user, ctx);
             checkPicture(user.image, config.baseUrl);
             const first = !(await anyAccountExists(db));
@@ -219,13 +221,6 @@ export function createAuth(config: Config, database: Database, hooks: AccountHoo
 
 export type Auth = ReturnType<typeof createAuth>;
 
-// --- SAML 2.0 hook-up (saml branch), minimal, for its own tests: the providers in `config.saml`, which nothing
-// parses yet (the tests set it), admitted by the simple default policy. The SSO_CONFIG work replaces this with its
-// provider list and its admit policy. ---
-function samlPlugins(config: Config): BetterAuthPlugin[] {
-  const providers = (config as Config & { saml?: SamlProviderSettings[] }).saml ?? [];
-  return providers.length > 0 ? [samlPlugin(providers, { baseUrl: config.baseUrl, admit: defaultAdmit })] : [];
-}
 export type AuthContext = Awaited<Auth['$context']>;
 
 /**

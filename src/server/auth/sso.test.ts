@@ -68,7 +68,13 @@ for (const dialect of dialects) {
 
     it('tells the sign-in page which provider to offer', async () => {
       const res = await fetch(`${app.base}/api/sign-in-options`);
-      expect(await res.json()).toEqual({ password: true, signup: true, sso: { name: 'Corp ID' } });
+      expect(await res.json()).toEqual({
+        password: true,
+        signup: true,
+        sso: { name: 'Corp ID' },
+        providers: [{ id: 'oidc', name: 'Corp ID', type: 'oidc', routed: false }],
+        addressRouting: false,
+      });
     });
 
     it('creates the account on a first sign-in when the provider vouches for the address', async () => {
@@ -168,6 +174,8 @@ describe('single sign-on only (OIDC_ONLY=true)', () => {
       password: false,
       signup: false,
       sso: { name: 'Corp ID' },
+      providers: [{ id: 'oidc', name: 'Corp ID', type: 'oidc', routed: false }],
+      addressRouting: false,
     });
     const post = (path: string, body: object) =>
       fetch(`${app.base}/api/auth/${path}`, {

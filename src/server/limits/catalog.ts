@@ -177,6 +177,16 @@ export const LIMITS = {
     refusal: 'Too many requests, try again later',
     bounds: 'sign-in attempts (password and the start of single sign-on); sign-up gets this or 10, whichever is higher',
   },
+  'signin.routing': {
+    kind: 'window',
+    per: 'client address',
+    variable: 'SSO_ROUTING_RATE_LIMIT',
+    default: 20,
+    max: 100_000,
+    seconds: MINUTE,
+    refusal: 'Too many requests, try again later',
+    bounds: 'addresses looked up to pick their single sign-on provider (`POST /api/sign-in/sso`)',
+  },
   'verification-mail.requests': {
     kind: 'auth',
     per: 'client address',

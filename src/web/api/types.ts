@@ -9,7 +9,7 @@ export type { Board, BoardStatus, BoardStyle, BoardWithAccess } from '../../shar
 export type { BoardImportResult, ImportReport } from '../../shared/api/board-import.js';
 export type { Card, CardListItem, CardUpdate, Label, Person } from '../../shared/api/cards.js';
 export type { Comment } from '../../shared/api/comments.js';
-export type { Session, SessionUser, SignInOptions } from '../../shared/api/session.js';
+export type { Session, SessionUser, SignInOptions, SsoRoute } from '../../shared/api/session.js';
 export type { CardFields, Field, FieldType, FieldValue } from '../../shared/api/fields.js';
 export type { InvitationInfo, InviteList, Member, PendingInvite, Permission } from '../../shared/api/sharing.js';
 export type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../shared/api/webhooks.js';

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { ErrorBody } from '../../../shared/api/common.js';
 import { InvitationInfo } from '../../../shared/api/sharing.js';
 import { identify, identifyKeyedCallers } from '../../auth/identify.js';
+import { providerNames } from '../../auth/sso.js';
 import type { Deps } from '../../deps.js';
 import { HttpError, badRequest, forbidden } from '../../http/errors.js';
 import { idempotentWrites } from '../../http/idempotency.js';
@@ -69,9 +70,12 @@ function routes(app: FastifyInstance, deps: Deps): void {
       }
       const invitation = await readInvitation(deps, token);
 
-      // With OIDC_ONLY nobody gets a password: the invitee signs in through the provider and opens the link again.
-      const sso = deps.config.oidc;
-      if (sso?.only) throw forbidden(`Password sign-in is turned off: sign in with ${sso.name}, then open the link again`);
+      // With OIDC_ONLY (or SSO_CONFIG's `only`) nobody gets a password: the invitee signs in through a provider and opens the link again.
+      if (deps.config.sso.only) {
+        throw forbidden(
+          `Password sign-in is turned off: sign in with ${providerNames(deps.config.sso)}, then open the link again`,
+        );
+      }
       const name = request.body.name?.trim();
       const { password } = request.body;
       if (!name || !password) throw badRequest('body: name and password are required to create the account');

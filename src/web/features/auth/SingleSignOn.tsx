@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import type { SignInOptions } from '../../api/types';
 
-/** How this instance lets people in (password, sign-up, a single sign-on provider); fixed while it runs. */
+type Provider = SignInOptions['providers'][number];
+
+/** How this instance lets people in (password, sign-up, single sign-on providers); fixed while it runs. */
 export function useSignInOptions() {
   return useQuery({
     queryKey: ['sign-in-options'],
@@ -13,41 +15,63 @@ export function useSignInOptions() {
   });
 }
 
-/** What the provider round trip reports back in `?error=`, in words. */
-export function useSsoError(code: string | null): string | null {
+/** The name the messages give a provider: the one in `?provider=`, else the only one (or the OIDC_* one). */
+function providerName(data: SignInOptions, id: string | null): string | null {
+  const named = data.providers.find((p) => p.id === id);
+  if (named) return named.name;
+  return data.sso?.name ?? (data.providers.length === 1 ? (data.providers[0]?.name ?? null) : null);
+}
+
+/** What the provider round trip reports back in `?error=` (and `?provider=`), in words. */
+export function useSsoError(code: string | null, providerId: string | null): string | null {
   const { t } = useTranslation();
   const { data } = useSignInOptions();
-  if (!code || !data?.sso) return null;
-  const name = data.sso.name;
+  if (!code || !data || data.providers.length === 0) return null;
+  const name = providerName(data, providerId) ?? t('sso.yourProvider');
   if (code === 'email_not_verified') return t('sso.emailNotVerified', { name });
   if (code === 'account_not_linked') return t('sso.accountNotLinked', { name });
   if (code === 'signup_disabled') return t('sso.signupClosed', { name });
+  if (code === 'account_not_found') return t('sso.accountNotFound', { name });
   return t('sso.failed', { name });
 }
 
+/** Starts signing in with a provider's button: better-auth answers the OpenID provider's address; SAML starts on our server. */
+async function startProvider(provider: Provider, next: string): Promise<string> {
+  if (provider.type === 'saml') {
+    return `/api/auth/saml/${provider.id}/login?${new URLSearchParams({ callbackURL: next }).toString()}`;
+  }
+  const { url } = await api<{ url: string }>('/api/auth/sign-in/social', {
+    method: 'POST',
+    // The legacy provider's refusals come back to /sign-in as they always did; the others name themselves.
+    body: {
+      provider: provider.id,
+      callbackURL: next,
+      errorCallbackURL: provider.id === 'oidc' ? '/sign-in' : `/sign-in?provider=${provider.id}`,
+    },
+  });
+  return url;
+}
+
 /**
- * "Sign in with <provider>": better-auth answers the provider's address (with
- * state and PKCE kept in a cookie), and the browser goes there.
+ * "Sign in with <provider>" for each provider that claims no address domain
+ * (those that do are reached by the address, SignInPage): the browser goes
+ * to the provider's page, state and PKCE kept in a cookie.
  */
 export function SingleSignOn({ next }: { next: string }) {
   const { t } = useTranslation();
   const { data } = useSignInOptions();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (!data?.sso) return null;
-  const name = data.sso.name;
+  const buttons = data?.providers.filter((p) => !p.routed) ?? [];
+  if (!data || buttons.length === 0) return null;
 
-  const start = async () => {
+  const start = async (provider: Provider) => {
     setBusy(true);
     setError(null);
     try {
-      const { url } = await api<{ url: string }>('/api/auth/sign-in/social', {
-        method: 'POST',
-        body: { provider: 'oidc', callbackURL: next, errorCallbackURL: '/sign-in' },
-      });
-      window.location.assign(url);
+      window.location.assign(await startProvider(provider, next));
     } catch {
-      setError(t('sso.unavailable', { name }));
+      setError(t('sso.unavailable', { name: provider.name }));
       setBusy(false);
     }
   };
@@ -59,10 +83,18 @@ export function SingleSignOn({ next }: { next: string }) {
           {error}
         </div>
       )}
-      <button className="btn btn-block sso-button" type="button" onClick={() => void start()} disabled={busy}>
-        {t('sso.button', { name })}
-      </button>
-      {data.password && (
+      {buttons.map((provider) => (
+        <button
+          key={provider.id}
+          className="btn btn-block sso-button"
+          type="button"
+          onClick={() => void start(provider)}
+          disabled={busy}
+        >
+          {t('sso.button', { name: provider.name })}
+        </button>
+      ))}
+      {(data.password || data.addressRouting) && (
         <div className="sso-or" aria-hidden="true">
           <span>{t('sso.or')}</span>
         </div>
