@@ -98,9 +98,9 @@ describeE2E('screenshots', (e2e) => {
       name: 'card-dialog-fields',
       open: async (page) => {
         await page.goto(`/board/${seeded.kanban}?card=${seeded.richCard}`);
-        const priority = page.getByRole('dialog').getByLabel('Priority', { exact: true });
-        await priority.waitFor();
-        await priority.scrollIntoViewIfNeeded();
+        const editors = page.getByRole('dialog').locator('.card-fields');
+        await editors.getByLabel('Priority').waitFor();
+        await editors.scrollIntoViewIfNeeded();
       },
     },
     {
