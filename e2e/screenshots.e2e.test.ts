@@ -121,8 +121,17 @@ describeE2E('screenshots', (e2e) => {
         await page.getByRole('button', { name: 'Board menu' }).click();
         await page.getByRole('menuitem', { name: 'History' }).click();
         const dialog = page.getByRole('dialog', { name: 'Board history' });
-        await dialog.getByRole('region', { name: 'Changes' }).getByRole('listitem').first().waitFor();
+        const changes = dialog.getByRole('region', { name: 'Changes' });
+        await changes.getByRole('listitem').first().waitFor();
+        // A new comment reads as one, not as "changed a comment".
+        await changes.getByText('Bob Builder commented on a card').first().waitFor();
         await dialog.locator('.history-card-name').first().waitFor();
+        // The past board (wider than its column here) scrolls inside the dialog, not out of it.
+        const right = async (selector: string) => {
+          const box = await dialog.locator(selector).first().boundingBox();
+          return box ? box.x + box.width : Infinity;
+        };
+        expect(await right('.history-lanes')).toBeLessThanOrEqual(await right('.history-body'));
       },
     },
     {
