@@ -1,13 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { accessibilityProblems, screenshot, settle } from './support.js';
-import { describeE2E } from './use-e2e.js';
+import { describeE2E, type E2E } from './use-e2e.js';
 
 const column = (page: Page, name: string): Locator =>
   page.locator('section[data-area-id]').filter({ has: page.getByRole('heading', { name, exact: true }) });
 const cardNames = (scope: Locator) => scope.locator('[data-card-id] .card-name').allInnerTexts();
 
-describeE2E('board history', (e2e) => {
+/** The same run on SQLite and on PostgreSQL: the rewind reads each database's event log and snapshots. */
+const historyRun = (dialect: 'sqlite' | 'postgres') => (e2e: E2E) => {
   test('scrub the board back in time from its menu, see who changed what, restore a card as it was; axe-clean in light and dark at 1400 and 390 px', async () => {
     const ada = await e2e.seed.user('Ada Historian');
     const { board } = await e2e.seed.boardWith(ada, 'Launch', { Todo: ['Draft the plan', 'Book the room'], Done: [] });
@@ -50,7 +51,7 @@ describeE2E('board history', (e2e) => {
         await page.emulateMedia({ colorScheme: scheme });
         await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
         await settle(page);
-        await screenshot(page, `history-${scheme}-${width}`);
+        await screenshot(page, `history-${dialect === 'postgres' ? 'postgres-' : ''}${scheme}-${width}`);
         problems.push(...(await accessibilityProblems(page, `board history (${scheme}, ${width})`)));
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       }
@@ -70,6 +71,10 @@ describeE2E('board history', (e2e) => {
     await expect.poll(() => cardNames(column(page, 'Todo'))).toEqual(['Draft the plan', 'Book the room']);
     const restored = await ada.call<{ card: { content: string } }>('GET', `/api/data/card?cardID=${draft.id}`);
     expect(restored.card.content).toBe('');
+    if (dialect === 'postgres') expect(e2e.server.dialect).toBe('postgres');
     await context.close();
   }, 120_000);
-});
+};
+
+describeE2E('board history', historyRun('sqlite'));
+describeE2E('board history', { dialect: 'postgres' }, historyRun('postgres'));

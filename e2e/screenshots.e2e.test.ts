@@ -67,6 +67,8 @@ describeE2E('screenshots', (e2e) => {
         await page.goto(`/board/${seeded.kanban}`);
         await page.locator('[data-card-id]').first().waitFor();
         await page.locator('.presence').waitFor();
+        // Tiles show the values of the fields marked "show on card".
+        await page.locator('.card-field-badge').first().waitFor();
       },
     },
     {
@@ -97,6 +99,46 @@ describeE2E('screenshots', (e2e) => {
         const dialog = page.getByRole('dialog');
         await dialog.locator('.comment').first().waitFor();
         await dialog.locator('.activity-item').first().waitFor();
+      },
+    },
+    {
+      name: 'card-dialog-fields',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}?card=${seeded.richCard}`);
+        const editors = page.getByRole('dialog').locator('.card-fields');
+        await editors.getByLabel('Priority').waitFor();
+        await editors.scrollIntoViewIfNeeded();
+      },
+    },
+    {
+      name: 'fields-dialog',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}`);
+        await page.locator('[data-card-id]').first().waitFor();
+        await page.getByRole('button', { name: 'Board menu' }).click();
+        await page.getByRole('menuitem', { name: 'Fields…' }).click();
+        await page.getByRole('dialog', { name: 'Custom fields' }).locator('[data-field-row]').nth(2).waitFor();
+      },
+    },
+    {
+      name: 'history-panel',
+      open: async (page) => {
+        await page.goto(`/board/${seeded.kanban}`);
+        await page.locator('[data-card-id]').first().waitFor();
+        await page.getByRole('button', { name: 'Board menu' }).click();
+        await page.getByRole('menuitem', { name: 'History' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Board history' });
+        const changes = dialog.getByRole('region', { name: 'Changes' });
+        await changes.getByRole('listitem').first().waitFor();
+        // A new comment reads as one, not as "changed a comment".
+        await changes.getByText('Bob Builder commented on a card').first().waitFor();
+        await dialog.locator('.history-card-name').first().waitFor();
+        // The past board (wider than its column here) scrolls inside the dialog, not out of it.
+        const right = async (selector: string) => {
+          const box = await dialog.locator(selector).first().boundingBox();
+          return box ? box.x + box.width : Infinity;
+        };
+        expect(await right('.history-lanes')).toBeLessThanOrEqual(await right('.history-body'));
       },
     },
     {
@@ -291,7 +333,7 @@ async function seed(seed: Seed, ada: ApiUser, bob: ApiUser): Promise<Seeded> {
     content:
       'The dialog should feel calm and fast.\n\n- [x] Sketch the layout\n- [x] Review with the team\n- [ ] Build the side panel\n- [ ] Test on a phone\n\nSee the **design notes** in the shared folder.',
   });
-  await card(ada, progress, 'Realtime presence avatars', {
+  const presence = await card(ada, progress, 'Realtime presence avatars', {
     labelIds: [backend],
     assignees: [bob.id],
     content: '- [x] Server\n- [ ] Web',
@@ -306,6 +348,21 @@ async function seed(seed: Seed, ada: ApiUser, bob: ApiUser): Promise<Seeded> {
   await card(ada, review, 'Invitation page copy', { labelIds: [docs, design] });
   await card(ada, done, 'Password reset by mail', { status: 1, assignees: [ada.id] });
   await card(ada, done, 'Sign-up form', { status: 1 });
+  // Custom fields: two shown on the tiles, values on a few cards.
+  const field = async (payload: Record<string, unknown>) =>
+    (await ada.call<{ field: { id: number } }>('POST', '/api/data/field', { boardId: kanban, ...payload })).field.id;
+  const priority = await field({ name: 'Priority', type: 'select', options: ['Low', 'Medium', 'High'], showOnCard: true });
+  const estimate = await field({ name: 'Estimate', type: 'number', showOnCard: true });
+  const spec = await field({ name: 'Spec', type: 'url' });
+  const approved = await field({ name: 'Approved', type: 'checkbox' });
+  const values = (cardID: number, fields: Record<string, unknown>) => ada.call('PUT', '/api/data/card', { cardID, fields });
+  await values(richCard, {
+    [priority]: 'High',
+    [estimate]: 5,
+    [spec]: 'https://example.com/specs/card-dialog',
+    [approved]: true,
+  });
+  await values(presence, { [priority]: 'Medium', [estimate]: 3 });
   await ada.call('POST', '/api/data/comment', {
     cardId: richCard,
     content: 'I moved the labels to the side panel — much calmer.',

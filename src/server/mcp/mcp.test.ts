@@ -155,6 +155,53 @@ eachDialect('MCP server', (t) => {
     expect(after.notifications.filter((n: { cardId: number; isRead: boolean }) => n.cardId === card.id && !n.isRead)).toEqual([]);
   });
 
+  it('create_card and update_card take custom field values as the API does; get_board lists the fields; moves say overLimit', async () => {
+    const ada = await t.signUp('Ada');
+    const { board, areas } = await seedBoard(t, ada, { Todo: [], Doing: [] });
+    const field = async (payload: Record<string, unknown>) =>
+      (await t.inject(ada, { method: 'POST', url: '/api/data/field', payload: { boardId: board.id, ...payload } })).json().field;
+    const priority = await field({ name: 'Priority', type: 'select', options: ['Low', 'High'] });
+    const points = await field({ name: 'Points', type: 'number' });
+    const agent = await connect(ada.key);
+
+    const created = await ok(agent, 'create_card', { areaId: areas.Todo!.id, name: 'Plan', fields: { [priority.id]: 'high' } });
+    expect(created.card.fields).toEqual({ [priority.id]: 'High' });
+    const cardId = created.card.id as number;
+    const updated = await ok(agent, 'update_card', { cardId, fields: { [priority.id]: null, [points.id]: 3 } });
+    expect(updated.card.fields).toEqual({ [points.id]: 3 });
+    const http = await t.inject(ada, { method: 'GET', url: `/api/data/card?cardID=${cardId}` });
+    expect(http.json().card.fields).toEqual({ [points.id]: 3 });
+
+    // A value that does not fit is refused in the API's words, and changes nothing.
+    const bad = await call(agent, 'update_card', { cardId, fields: { [points.id]: 'three' } });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0]?.text).toContain('Points');
+    const badCreate = await call(agent, 'create_card', {
+      areaId: areas.Todo!.id,
+      name: 'X',
+      fields: { [priority.id]: 'Urgent' },
+    });
+    expect(badCreate.isError).toBe(true);
+    expect(await cardNames(t, ada, areas.Todo!.id as number)).toEqual(['Plan']);
+    expect((await t.inject(ada, { method: 'GET', url: `/api/data/card?cardID=${cardId}` })).json().card.fields).toEqual({
+      [points.id]: 3,
+    });
+
+    const whole = await ok(agent, 'get_board', { boardId: board.id });
+    expect(whole.fields.map((f: { id: number; name: string }) => [f.id, f.name])).toEqual([
+      [priority.id, 'Priority'],
+      [points.id, 'Points'],
+    ]);
+
+    // Into a full area: the answer says so, as the API's does.
+    await t.inject(ada, { method: 'PATCH', url: '/api/data/area', payload: { id: areas.Doing!.id, wipLimit: 1 } });
+    expect((await ok(agent, 'create_card', { areaId: areas.Doing!.id, name: 'First' })).overLimit).toBeUndefined();
+    const moved = await ok(agent, 'move_card', { cardId, toAreaId: areas.Doing!.id });
+    expect(moved).toEqual({ card: expect.objectContaining({ id: cardId, area: areas.Doing!.id }), overLimit: true });
+    const another = await ok(agent, 'create_card', { areaId: areas.Doing!.id, name: 'Third' });
+    expect(another.overLimit).toBe(true);
+  });
+
   it('answers refusals as tool errors in the same words as the HTTP API', async () => {
     const ada = await t.signUp('Ada');
     const stranger = await t.signUp('Stranger');

@@ -27,6 +27,18 @@ export interface Tool<S extends TObject = TObject> {
 
 const tool = <S extends TObject>(t: Tool<S>): Tool => t;
 
+/** Custom field values by field id, as `PUT /card` takes them (see get_board for a board's fields). */
+const FieldValues = Type.Optional(
+  Type.Record(
+    Type.String({ pattern: '^[1-9][0-9]{0,9}$' }),
+    Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+    {
+      description:
+        "Custom field values by field id (get_board lists the board's fields): text, a number, an ISO date, one of a select field's options, true/false, or an http(s) URL; null clears one, fields left out stay.",
+    },
+  ),
+);
+
 interface AreaRow {
   id: number;
   name: string;
@@ -46,7 +58,8 @@ async function wholeBoard({ call, userId }: Context, boardId: number) {
   );
   const { labels } = await call('GET', '/labels', { query: { boardId } });
   const { members } = await call('GET', '/members', { query: { boardId } });
-  return { board, writeAccess, areas: withCards, labels, members };
+  const { fields } = await call('GET', '/fields', { query: { boardId } });
+  return { board, writeAccess, areas: withCards, labels, members, fields };
 }
 
 async function cardOf({ call }: Context, cardId: number): Promise<CardRow> {
@@ -71,7 +84,7 @@ export const tools: Tool[] = [
   }),
   tool({
     name: 'get_board',
-    description: 'One board: its areas in order with their cards in order, its labels and its members.',
+    description: 'One board: its areas in order with their cards in order, its labels, its members and its custom fields.',
     readOnly: true,
     input: Type.Object({ boardId: Id }),
     run: (args, ctx) => wholeBoard(ctx, args.boardId),
@@ -105,13 +118,15 @@ export const tools: Tool[] = [
   }),
   tool({
     name: 'create_card',
-    description: 'Create a card at the bottom of an area. content is Markdown ("- [ ] item" lines are a checklist).',
+    description:
+      'Create a card at the bottom of an area. content is Markdown ("- [ ] item" lines are a checklist); @[Name](userId) mentions someone (see list_people). overLimit: true in the answer means the area now holds more cards than its work-in-progress limit.',
     readOnly: false,
     input: Type.Object({
       areaId: Id,
       name: Type.String({ minLength: 1 }),
       content: Type.Optional(Type.String()),
       dueDate: Type.Optional(Type.String({ format: 'date-time' })),
+      fields: FieldValues,
       idempotencyKey: IdempotencyKey,
     }),
     run: ({ idempotencyKey, ...card }, { call }) => call('POST', '/card', { body: card, idempotencyKey }),
@@ -119,7 +134,7 @@ export const tools: Tool[] = [
   tool({
     name: 'update_card',
     description:
-      'Change a card: fields left out stay as they are; dueDate null clears it; done marks it done or open. content is Markdown; @[Name](userId) mentions someone (see list_people), who is notified once.',
+      'Change a card: properties left out stay as they are; dueDate null clears it; done marks it done or open; fields sets custom field values by field id. content is Markdown; @[Name](userId) mentions someone (see list_people), who is notified once.',
     readOnly: false,
     input: Type.Object({
       cardId: Id,
@@ -127,17 +142,19 @@ export const tools: Tool[] = [
       content: Type.Optional(Type.String()),
       done: Type.Optional(Type.Boolean()),
       dueDate: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+      fields: FieldValues,
       idempotencyKey: IdempotencyKey,
     }),
-    run: ({ cardId, done, idempotencyKey, ...fields }, { call }) =>
+    run: ({ cardId, done, idempotencyKey, ...changes }, { call }) =>
       call('PUT', '/card', {
-        body: { cardID: cardId, ...fields, ...(done === undefined ? {} : { status: done ? 1 : 0 }) },
+        body: { cardID: cardId, ...changes, ...(done === undefined ? {} : { status: done ? 1 : 0 }) },
         idempotencyKey,
       }),
   }),
   tool({
     name: 'move_card',
-    description: 'Move a card to another area (or within its own), to a position counted from 0; no position = the bottom.',
+    description:
+      'Move a card to another area (or within its own), to a position counted from 0; no position = the bottom. overLimit: true in the answer means the area now holds more cards than its work-in-progress limit.',
     readOnly: false,
     input: Type.Object({
       cardId: Id,
@@ -147,11 +164,12 @@ export const tools: Tool[] = [
     }),
     run: async (args, ctx) => {
       const card = await cardOf(ctx, args.cardId);
-      await ctx.call('POST', '/cardMove', {
+      const { overLimit } = await ctx.call<{ overLimit?: true }>('POST', '/cardMove', {
         body: { cardId: args.cardId, fromAreaId: card.area, toAreaId: args.toAreaId, newIndex: args.position ?? 1_000_000 },
         idempotencyKey: args.idempotencyKey,
       });
-      return { card: (await ctx.call('GET', '/card', { query: { cardID: args.cardId } })).card };
+      const moved = (await ctx.call('GET', '/card', { query: { cardID: args.cardId } })).card;
+      return overLimit ? { card: moved, overLimit } : { card: moved };
     },
   }),
   tool({

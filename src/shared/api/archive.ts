@@ -30,4 +30,12 @@ export type ArchivedBoards = Static<typeof ArchivedBoards>;
 export type ArchivedBoard = ArchivedBoards['boards'][number];
 
 export const Restore = Type.Object({ type: Type.Enum(['card', 'area', 'board']), id: Id });
-export const Restored = Type.Object({ success: Type.Boolean(), boardId: Type.Optional(Type.Integer()) });
+export const Restored = Type.Object({
+  success: Type.Boolean(),
+  boardId: Type.Optional(Type.Integer()),
+  overLimit: Type.Optional(
+    Type.Literal(true, {
+      description: 'present when the restored card or area leaves its area holding more cards than its work-in-progress limit',
+    }),
+  ),
+});

@@ -70,6 +70,7 @@ export const CardCreate = Type.Object({
   content: Type.Optional(Content),
   status: Type.Optional(Status),
   dueDate: Type.Optional(DueDate),
+  fields: Type.Optional(CardFieldsUpdate),
 });
 export type CardCreate = Static<typeof CardCreate>;
 

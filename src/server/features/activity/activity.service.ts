@@ -19,6 +19,8 @@ export interface ActivityData {
   repeated: { nextId: number; dueDate: string };
   comment: { commentId: number };
   attachment: { attachmentId: number; filename: string; removed?: true };
+  /** A custom field value set (or cleared: `value` null); the field's name and type as they were then. */
+  field: { fieldId: number; name: string; fieldType: string; value: string | number | boolean | null };
 }
 export type ActivityType = keyof ActivityData;
 

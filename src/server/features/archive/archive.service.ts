@@ -5,7 +5,7 @@ import { nowIso, toIso } from '../../db/dialect.js';
 import type { AreaRow } from '../../db/schema.js';
 import type { ServiceDeps } from '../../deps.js';
 import { writeBoard, type WriteScope } from '../../events/board-write.js';
-import { presentOne } from '../areas/areas.service.js';
+import { overWipLimit, presentOne } from '../areas/areas.service.js';
 import { presentBoard } from '../../events/present-board.js';
 import { recordActivity } from '../activity/activity.service.js';
 import { findArea } from '../areas/areas.repository.js';
@@ -51,19 +51,23 @@ export async function restore(deps: ServiceDeps, actor: Actor, type: 'card' | 'a
 
   const subject = type === 'card' ? 'Card' : 'Area';
   const boardId = await boardIdOf(deps.database.db, type === 'card' ? 'cards' : 'areas', id);
-  await writeBoard(deps, actor, { boardId, subject }, 'edit', async ({ trx, emit }) => {
+  const over = await writeBoard(deps, actor, { boardId, subject }, 'edit', async ({ trx, emit }) => {
     const card = type === 'card' ? await findCard(trx, id) : undefined;
     const area = await findArea(trx, card?.areaId ?? id);
     if (!area || (type === 'card' && !card)) throw missing(subject);
     // A card whose area is archived comes back with its area, and the area with all its cards.
-    if (area.archivedAt !== null) await restoreArea(trx, area, emit);
-    if (card?.archivedAt) {
+    const areaBack = area.archivedAt !== null;
+    if (areaBack) await restoreArea(trx, area, emit);
+    const cardBack = card?.archivedAt != null;
+    if (cardBack) {
       const row = await repo.unarchiveCard(trx, id, nowIso());
       await recordActivity(trx, row.id, actor.id, 'restored', null);
       emit('card.restored', { card: await loadCard(trx, row) });
     }
+    // Cards that came back into sight may pass the area's work-in-progress limit (soft: the restore is kept).
+    return (areaBack || cardBack) && (await overWipLimit(trx, area.id));
   });
-  return { success: true, boardId };
+  return over ? { success: true, boardId, overLimit: true as const } : { success: true, boardId };
 }
 
 async function restoreArea(trx: Db, area: AreaRow, emit: WriteScope['emit']) {

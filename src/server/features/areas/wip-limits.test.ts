@@ -84,6 +84,56 @@ eachDialect('WIP limits', (t) => {
     expect(await createCard(t, user, areas.Doing!.id, 'g')).toMatchObject({ name: 'g' });
   });
 
+  it('says overLimit on every other way a card enters a full area: duplicate, restore from the archive, a repeat successor', async () => {
+    const user = await t.signUp();
+    const { areas, cards } = await seedBoard(t, user, { Doing: ['a', 'b'], Done: ['c'] });
+    const doing = areas.Doing!.id as number;
+    await setLimit(user, doing, 2);
+    const post = (url: string, payload: Record<string, unknown>) => t.inject(user, { method: 'POST', url, payload });
+
+    // Duplicate: the copy joins the original's area.
+    const copy = await post('/api/data/card-duplicate', { cardID: cards.a!.id });
+    expect(copy.statusCode).toBe(200);
+    expect(copy.json()).toEqual({ card: expect.objectContaining({ name: 'a', area: doing }), overLimit: true });
+    // Into an area under its limit: nothing said.
+    expect((await post('/api/data/card-duplicate', { cardID: cards.c!.id })).json().overLimit).toBeUndefined();
+
+    // Restore of an archived card into the full area.
+    await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: copy.json().card.id } });
+    await t.inject(user, { method: 'DELETE', url: '/api/data/card', payload: { cardID: cards.b!.id } });
+    // Back to exactly the limit: not over.
+    const exact = await post('/api/data/archive', { type: 'card', id: cards.b!.id });
+    expect(exact.json()).toEqual({ success: true, boardId: expect.any(Number) });
+    const over = await post('/api/data/archive', { type: 'card', id: copy.json().card.id });
+    expect(over.statusCode).toBe(200);
+    expect(over.json()).toEqual({ success: true, boardId: expect.any(Number), overLimit: true });
+
+    // Restore of an archived area that comes back holding more than its limit.
+    const areaId = areas.Done!.id as number;
+    await post('/api/data/card', { areaId, name: 'd' });
+    await setLimit(user, areaId, 1);
+    await t.inject(user, { method: 'DELETE', url: `/api/data/area?id=${areaId}&boardId=${areas.Done!.board}` });
+    const back = await post('/api/data/archive', { type: 'area', id: areaId });
+    expect(back.json()).toEqual({ success: true, boardId: expect.any(Number), overLimit: true });
+    // Restoring what is not archived changes nothing and says nothing.
+    expect((await post('/api/data/archive', { type: 'area', id: areaId })).json()).toEqual({
+      success: true,
+      boardId: expect.any(Number),
+    });
+
+    // A repeating card marked done makes its successor in the full area.
+    const due = new Date(Date.now() + 86_400_000).toISOString();
+    const put = (payload: Record<string, unknown>) => t.inject(user, { method: 'PUT', url: '/api/data/card', payload });
+    expect((await put({ cardID: cards.a!.id, dueDate: due, repeatEvery: 'week' })).json().overLimit).toBeUndefined();
+    const done = await put({ cardID: cards.a!.id, status: 1 });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toEqual({
+      card: expect.objectContaining({ id: cards.a!.id }),
+      next: expect.objectContaining({ name: 'a', area: doing }),
+      overLimit: true,
+    });
+  });
+
   it('refuses bad limits, readers and strangers, changing nothing', async () => {
     const owner = await t.signUp();
     const reader = await t.signUp();

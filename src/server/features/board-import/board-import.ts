@@ -471,6 +471,8 @@ async function fillBoard(
     nextId: cardIds,
     repeatedFrom: cardIds,
     duplicatedFrom: cardIds,
+    // A field value's entry points at the field made from the file's field of that id.
+    fieldId: new Map((plan.head.file.fields ?? []).map((f, i) => [f.id, fieldIds[i]!])),
   };
   const names = new Map(plan.head.names);
   const historyOf = (cardId: number, card: FileCard) =>

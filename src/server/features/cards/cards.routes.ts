@@ -89,10 +89,10 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
         tags,
         summary: 'Copy a card right under the original, with its attachments (not its comments)',
         body: Type.Object({ cardID: Id }),
-        response: { 200: Type.Object({ card: Card }), ...writeErrors },
+        response: { 200: Type.Object({ card: Card, overLimit: Type.Optional(OverLimit) }), ...writeErrors },
       },
     },
-    async (request) => ({ card: await duplicateCard(deps, request.actor, request.body.cardID) }),
+    async (request) => duplicateCard(deps, request.actor, request.body.cardID),
   );
 
   r.post(
@@ -120,7 +120,19 @@ export function cardRoutes(app: FastifyInstance, deps: Deps): void {
         summary:
           'Change a card: properties left out stay as they are, null clears; `fields` sets custom field values by field id',
         body: CardUpdate,
-        response: { 200: Type.Object({ card: Card, next: Type.Union([Card, Type.Null()]) }), ...writeErrors },
+        response: {
+          200: Type.Object({
+            card: Card,
+            next: Type.Union([Card, Type.Null()]),
+            overLimit: Type.Optional(
+              Type.Literal(true, {
+                description:
+                  "present when a repeating card's successor (`next`) leaves its area holding more cards than its work-in-progress limit",
+              }),
+            ),
+          }),
+          ...writeErrors,
+        },
       },
     },
     async (request) => updateCard(deps, request.actor, request.body),

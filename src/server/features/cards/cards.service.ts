@@ -1,5 +1,6 @@
 import { redactEvents } from '../../realtime/event-log.js';
 import type { Card, CardCreate, CardListItem, CardUpdate } from '../../../shared/api/cards.js';
+import type { FieldValue } from '../../../shared/api/fields.js';
 import type { Actor } from '../../auth/actor.js';
 import { boardIdForWrite, requireArea, requireBoard, missing } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
@@ -137,8 +138,21 @@ export async function createCard(deps: ServiceDeps, actor: Actor, input: CardCre
     };
     const { visible, wipLimit, ...row } = (await repo.appendCard(trx, fields)) ?? (await appendSlowly(trx, fields));
     await recordActivity(trx, row.id, actor.id, 'created', null);
-    // A new card has no labels, assignees, values or reminders yet, and comes after every visible card.
-    const card = presentCard(row, { position: visible, labels: [], assignees: [], fields: {}, reminders: [] });
+    const values: Record<string, FieldValue> = {};
+    if (input.fields !== undefined && Object.keys(input.fields).length > 0) {
+      for (const { field, value } of await setCardFields(trx, board.id, row.id, input.fields)) {
+        if (value === null) continue;
+        values[field.id] = value;
+        await recordActivity(trx, row.id, actor.id, 'field', {
+          fieldId: field.id,
+          name: field.name,
+          fieldType: field.type,
+          value,
+        });
+      }
+    }
+    // A new card has no labels, assignees or reminders yet (only the values given), and comes after every visible card.
+    const card = presentCard(row, { position: visible, labels: [], assignees: [], fields: values, reminders: [] });
     emit('card.created', { card });
     scope.tell('card.made', { cardId: card.id, card: name });
     if (fields.content !== '') scope.tell('text.mentioned', { cardId: card.id, card: name, before: '', after: fields.content });
@@ -163,7 +177,11 @@ async function appendSlowly(
 }
 
 /** Changes the fields given (a field left out stays, `null` clears). */
-export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpdate): Promise<{ card: Card; next: Card | null }> {
+export async function updateCard(
+  deps: ServiceDeps,
+  actor: Actor,
+  input: CardUpdate,
+): Promise<{ card: Card; next: Card | null; overLimit?: true }> {
   const boardId = await boardIdForWrite(deps.database.db, 'cards', input.cardID);
   return writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
     const { trx, board, emit } = scope;
@@ -207,7 +225,11 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
       for (const assigneeId of removed) await record('assigned', { assigneeId, removed: true });
     }
     if (input.reminders !== undefined) await setReminders(trx, card.id, input.reminders);
-    const fields = input.fields === undefined ? {} : await setCardFields(trx, board.id, card.id, input.fields);
+    const fields: Record<string, FieldValue | null> = {};
+    for (const { field, value } of input.fields === undefined ? [] : await setCardFields(trx, board.id, card.id, input.fields)) {
+      fields[field.id] = value;
+      await record('field', { fieldId: field.id, name: field.name, fieldType: field.type, value });
+    }
     if (changes.status !== undefined && changes.status !== card.status) {
       await record('status', { done: changes.status === 1 });
       scope.tell('card.status', { cardId: card.id, card: changes.name ?? card.name, done: changes.status === 1 });
@@ -227,6 +249,8 @@ export async function updateCard(deps: ServiceDeps, actor: Actor, input: CardUpd
 
     const next = completed ? await createSuccessor(scope, row, { rhythm, due: dueDate!, ...series }) : null;
     if (next) await record('repeated', { nextId: next.id, dueDate: next.dueDate! });
+    // A successor joins its series' area: one more card there, which may pass its work-in-progress limit.
+    if (next && (await overWipLimit(trx, next.area))) return { card: updated, next, overLimit: true as const };
     return { card: updated, next };
   });
 }

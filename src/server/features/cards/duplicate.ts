@@ -10,6 +10,7 @@ import { writableBoard, writableCard } from './guards.js';
 import { copyCardRelations, insertCard } from './cards.repository.js';
 import { loadCard } from './cards.service.js';
 import { keyAfter } from './ordering.repository.js';
+import { overWipLimit } from '../areas/areas.service.js';
 import { attachmentsOfCard, copyAttachment, storedAttachmentsOfCard } from '../attachments/attachments.repository.js';
 
 /**
@@ -22,7 +23,7 @@ import { attachmentsOfCard, copyAttachment, storedAttachmentsOfCard } from '../a
  * holds the board's write lock); copies the transaction does not use, or all
  * of them when it fails, are removed again.
  */
-export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<Card> {
+export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: number): Promise<{ card: Card; overLimit?: true }> {
   const { db } = deps.database;
   const boardId = await boardIdForWrite(db, 'cards', cardId);
   await writableBoard(deps, actor, boardId, 'Card');
@@ -44,9 +45,9 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   }
 
   const used = new Set<string>();
-  let card: Card;
+  let made: { card: Card; overLimit?: true };
   try {
-    card = await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
+    made = await writeBoard(deps, actor, { boardId, subject: 'Card' }, 'edit', async (scope) => {
       const { trx, board, emit } = scope;
       const original = await writableCard(trx, board.id, cardId);
       const now = nowIso();
@@ -81,7 +82,8 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
       const card = await loadCard(trx, row);
       emit('card.created', { card });
       scope.tell('card.made', { cardId: card.id, card: card.name });
-      return card;
+      // The copy joins the original's area: one more card there, which may pass its work-in-progress limit.
+      return (await overWipLimit(trx, card.area)) ? { card, overLimit: true as const } : { card };
     });
   } catch (error) {
     await store.remove(copies.values());
@@ -91,5 +93,5 @@ export async function duplicateCard(deps: ServiceDeps, actor: Actor, cardId: num
   await store
     .remove([...copies.values()].filter((name) => !used.has(name)))
     .catch((error: unknown) => deps.log.error({ err: error }, 'removing unused copies failed'));
-  return card;
+  return made;
 }

@@ -202,7 +202,7 @@ export async function setCardFields(
   boardId: number,
   cardId: number,
   input: CardFieldsUpdate,
-): Promise<Record<string, FieldValue | null>> {
+): Promise<Array<{ field: Field; value: FieldValue | null }>> {
   const fields = new Map((await boardFieldRows(db, boardId)).map((f) => [String(f.id), presentField(f)]));
   const current = new Map((await repo.valueRowsOf(db, [cardId])).map((v) => [String(v.fieldId), v.value]));
   const writes: Array<{ field: Field; value: FieldValue | null }> = [];
@@ -211,13 +211,13 @@ export async function setCardFields(
     if (!field) throw badRequest(`body: fields/${key} is not a field of this board`);
     writes.push({ field, value: raw === null ? null : checkedValue(field, raw) });
   }
-  const changed: Record<string, FieldValue | null> = {};
+  const changed: Array<{ field: Field; value: FieldValue | null }> = [];
   for (const { field, value } of writes) {
     const stored = value === null ? undefined : JSON.stringify(value);
     if (stored === current.get(String(field.id))) continue;
     if (stored === undefined) await repo.removeValue(db, cardId, field.id);
     else await repo.putValue(db, cardId, field.id, stored);
-    changed[field.id] = value;
+    changed.push({ field, value });
   }
   return changed;
 }

@@ -81,4 +81,36 @@ eachDialect('health', (t) => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
   });
+
+  it('documents the team routes (fields, mentions, WIP limits, rewind) and the overLimit of every way into an area', async () => {
+    type Op = {
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+      responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+    };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, Op>>;
+    }>();
+    const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+    expect(methods('/api/data/field')).toEqual(['delete', 'post', 'put']);
+    expect(methods('/api/data/fields')).toEqual(['get']);
+    expect(methods('/api/data/mentionable')).toEqual(['get']);
+    expect(methods('/api/data/area')).toEqual(expect.arrayContaining(['patch']));
+    expect(methods('/api/data/board-history')).toEqual(['get']);
+    expect(methods('/api/data/board-at')).toEqual(['get']);
+    expect(methods('/api/data/card-restore')).toEqual(['post']);
+    const answer = (path: string, method: string) =>
+      Object.keys(doc.paths[path]![method]!.responses['200']!.content!['application/json']!.schema.properties ?? {});
+    for (const [path, method] of [
+      ['/api/data/card', 'post'],
+      ['/api/data/card', 'put'],
+      ['/api/data/cardMove', 'post'],
+      ['/api/data/card-duplicate', 'post'],
+      ['/api/data/archive', 'post'],
+    ] as const)
+      expect(answer(path, method), `${method} ${path}`).toContain('overLimit');
+    const body = (path: string, method: string) =>
+      Object.keys(doc.paths[path]![method]!.requestBody!.content['application/json']!.schema.properties ?? {});
+    expect(body('/api/data/card', 'post')).toContain('fields');
+    expect(body('/api/data/card', 'put')).toContain('fields');
+  });
 });

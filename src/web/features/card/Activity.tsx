@@ -102,6 +102,21 @@ function Describe({ entry }: { entry: ActivityEntry }) {
             : t('activity.fileAdded', { name: text('filename') })}
         </>
       );
+    case 'field': {
+      const name = text('name');
+      if (data.value === null || data.value === undefined) return <>{t('activity.fieldCleared', { name })}</>;
+      if (typeof data.value === 'boolean')
+        return <>{data.value ? t('activity.fieldTicked', { name }) : t('activity.fieldUnticked', { name })}</>;
+      // A calendar day is shown as it was given; a date-time in the reader's own time.
+      const raw = data.value;
+      const value =
+        typeof raw !== 'string' && typeof raw !== 'number'
+          ? '?'
+          : data.fieldType === 'date' && typeof raw === 'string' && raw.length > 10
+            ? shortDate(raw)
+            : String(raw);
+      return <>{t('activity.fieldSet', { name, value })}</>;
+    }
     default:
       return <>{t('activity.other')}</>;
   }

@@ -28,6 +28,7 @@ function changeKey(name: string): ChangeKey {
     'areas.reordered': 'areasReordered',
     'labels.changed': 'labelsChanged',
     'board.created': 'boardCreated',
+    'comment.created': 'commentAdded',
     redacted: 'redacted',
   };
   if (known[name]) return known[name];
@@ -35,6 +36,7 @@ function changeKey(name: string): ChangeKey {
   if (name.startsWith('member.') || name === 'person.updated') return 'peopleChanged';
   if (name.startsWith('comment.')) return 'commentsChanged';
   if (name.startsWith('attachment.')) return 'attachmentsChanged';
+  if (name.startsWith('field.')) return 'fieldsChanged';
   return 'other';
 }
 
