@@ -56,7 +56,11 @@ export const SsoRouteRequest = Type.Object({
 export type SsoRouteRequest = Static<typeof SsoRouteRequest>;
 
 export const SsoRoute = Type.Object({
-  provider: Type.Object({ id: Type.String(), name: Type.String(), type: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]) }),
+  provider: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    type: Type.Union([Type.Literal('oidc'), Type.Literal('saml')]),
+  }),
   url: Type.String({ description: 'where the browser goes next: the provider’s sign-in page, or the SAML start on this server' }),
 });
 export type SsoRoute = Static<typeof SsoRoute>;
