@@ -60,6 +60,18 @@ describeE2E('swimlanes', (e2e) => {
       )
       .toEqual([doing, [bob.id]]);
     expect(await page.locator('[data-lane-key="none"] [data-card-id]').count()).toBe(0);
+    // One undo step: Ctrl+Z puts back both the lane's value and the place; Ctrl+Shift+Z does both again.
+    const placeOf = async (id: number) => {
+      const card = await cardOf(id);
+      return [card.area, card.assignees.map((a) => a.id)];
+    };
+    await page.locator('.board-title').click();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => placeOf(beta), { timeout: 10_000 }).toEqual([todo, []]);
+    await expect.poll(() => cell(page, 'none', todo), { timeout: 10_000 }).toEqual([beta]);
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => placeOf(beta), { timeout: 10_000 }).toEqual([doing, [bob.id]]);
+    await expect.poll(() => cell(page, bobLane, doing), { timeout: 10_000 }).toEqual([beta, gamma]);
 
     // The choice is kept for Ada and this board: a plain address shows the lanes again, Beta where it was dropped.
     await expect

@@ -142,6 +142,16 @@ async function sendable(qc: QueryClient, boardId: number, kept: KeptPatch): Prom
   return { ...rest, labelIds };
 }
 
+/** The patch that sends `patch` again, its labels kept by name as the server's answer `after` has them. */
+function forwardOf(patch: CardPatch, after: Card): KeptPatch {
+  const forward: KeptPatch = { ...patch };
+  if (patch.labelIds) {
+    delete (forward as CardPatch).labelIds;
+    forward.labels = after.labels.filter((l) => patch.labelIds?.includes(l.id));
+  }
+  return forward;
+}
+
 /** Records an edit of a card (name, description, done, dates, labels, assignees, fields) that the server took. */
 export function recordCardEdit(
   qc: QueryClient,
@@ -152,11 +162,7 @@ export function recordCardEdit(
 ): void {
   const inverse = inverseOf(before, patch);
   if (!inverse) return;
-  const forward: KeptPatch = { ...patch };
-  if (patch.labelIds) {
-    delete (forward as CardPatch).labelIds;
-    forward.labels = after.labels.filter((l) => patch.labelIds?.includes(l.id));
-  }
+  const forward = forwardOf(patch, after);
   const aspects = aspectsOf(patch);
   undoStackOf(boardId).record(
     cardStep(boardId, after.id, aspects, project(after, aspects), {
@@ -199,6 +205,66 @@ export function recordCardMove(
       },
     },
   );
+  undoStackOf(boardId).record(step);
+  return step;
+}
+
+/**
+ * Records a card taken to another lane and/or place in the lanes view as one
+ * step: first its lane's value (`lane.patch`, which the server answered with
+ * `lane.after`), then its move from `from` to `to` (null: it stayed). Undo
+ * moves it back, then puts the value back; redo sends the value, then the
+ * move. When the second request is refused, the first one is sent back, so
+ * the card is never left half way. Answers the step for the toast's Undo.
+ */
+export function recordCardLaneMove(
+  qc: QueryClient,
+  boardId: number,
+  before: CardListItem,
+  lane: { patch: CardPatch; after: Card } | null,
+  from: { areaId: number; index: number },
+  to: { areaId: number; index: number } | null,
+): UndoStep | null {
+  const inverse = lane ? inverseOf(before, lane.patch) : null;
+  if (lane && !inverse) return null;
+  const forward = lane ? forwardOf(lane.patch, lane.after) : null;
+  const valueAspects = lane ? aspectsOf(lane.patch) : [];
+  const aspects: Aspect[] = [...valueAspects, 'area', 'archived'];
+  const stateOf = (card: Card | null, areaId: number): State => ({
+    ...(card && lane ? project(card, valueAspects) : {}),
+    area: areaId,
+    archived: false,
+  });
+
+  /** Sends a value; answers the card as the server now has it, or null when refused. */
+  const value = async (kept: KeptPatch, current: Card): Promise<Card | null> => {
+    const patch = await sendable(qc, boardId, kept);
+    if (!patch) return null;
+    return (await updateCard(qc, boardId, cached(qc, boardId, current), patch, { record: false })) ?? null;
+  };
+  const place = (target: { areaId: number; index: number }, current: Card) =>
+    moveCard(qc, boardId, cached(qc, boardId, current), target.areaId, target.index, { record: false });
+
+  const step = cardStep(boardId, before.id, aspects, stateOf(lane?.after ?? null, to?.areaId ?? from.areaId), {
+    async run(direction, current) {
+      if (direction === 'undo') {
+        if (to && !(await place(from, current))) return null;
+        const card = inverse ? await value(inverse, current) : current;
+        if (!card) {
+          if (to) await place(to, current); // the value stayed: so does the place
+          return null;
+        }
+        return stateOf(card, from.areaId);
+      }
+      const card = forward ? await value(forward, current) : current;
+      if (!card) return null;
+      if (to && !(await place(to, card))) {
+        if (inverse) await value(inverse, card); // the place stayed: so does the value
+        return null;
+      }
+      return stateOf(card, to?.areaId ?? from.areaId);
+    },
+  });
   undoStackOf(boardId).record(step);
   return step;
 }

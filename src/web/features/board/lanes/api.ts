@@ -4,7 +4,11 @@ import { findCardArea, getCards, moveCardInCache, patchCardDetail, setCards } fr
 import { api } from '../../../api/client';
 import { optimistic, snapshot } from '../../../api/optimistic';
 import { keys } from '../../../api/queries';
-import type { Card, CardListItem, CardUpdate, Label } from '../../../api/types';
+import type { Area, Card, CardListItem, CardUpdate, Label } from '../../../api/types';
+import i18n from '../../../app/i18n';
+import { toast } from '../../../app/toast';
+import { undoAction } from '../../undo/actions';
+import { indexInArea, recordCardLaneMove } from '../../undo/cardSteps';
 import { patched, type CardPatch } from '../../card/api';
 import { cardDropIndex, type AreaTargetData, type CardTargetData } from '../dnd';
 import { laneKeysOf, lanePatch, type Lane, type LaneBy } from './lanes';
@@ -64,7 +68,8 @@ export async function laneMove(
   const undoFrom = snapshot(qc, keys.cards(fromAreaId));
   const undoTo = snapshot(qc, keys.cards(toAreaId));
   const undoCard = snapshot(qc, keys.card(card.id));
-  await optimistic(
+  const fromIndex = indexInArea(qc, fromAreaId, card.id);
+  const done = await optimistic(
     () => {
       const changed = patch ? patched(card, patch, labels) : card;
       if (patch) {
@@ -79,14 +84,16 @@ export async function laneMove(
       };
     },
     async () => {
+      let saved: Card | null = null;
       if (patch) {
-        const { card: saved } = await api<{ card: Card }>('/api/data/card', { method: 'PUT', body: bodyOf(card.id, patch) });
+        const answer = (await api<{ card: Card }>('/api/data/card', { method: 'PUT', body: bodyOf(card.id, patch) })).card;
+        saved = answer;
         // The answer's values, wherever the card is shown now.
         const areaId = findCardArea(qc, boardId, card.id) ?? toAreaId;
-        setCards(qc, areaId, (cards) => cards.map((c) => (c.id === card.id ? { ...c, ...listShape(saved), area: areaId } : c)));
-        patchCardDetail(qc, { ...saved, area: areaId });
+        setCards(qc, areaId, (cards) => cards.map((c) => (c.id === card.id ? { ...c, ...listShape(answer), area: areaId } : c)));
+        patchCardDetail(qc, { ...answer, area: areaId });
       }
-      if (!move) return;
+      if (!move) return { saved };
       try {
         await (fromAreaId === move.toAreaId
           ? api('/api/data/cardOrder', { method: 'POST', body: { cardId: card.id, areaId: move.toAreaId, newIndex: move.index } })
@@ -99,8 +106,23 @@ export async function laneMove(
           await api('/api/data/card', { method: 'PUT', body: bodyOf(card.id, inverse(card, patch)) }).catch(() => undefined);
         throw error;
       }
+      return { saved };
     },
   );
+  if (!done) return;
+  // Both requests were taken: one step on the undo history, and a move to another area says so with Undo.
+  const step = recordCardLaneMove(
+    qc,
+    boardId,
+    card,
+    patch && done.saved ? { patch, after: done.saved } : null,
+    { areaId: fromAreaId, index: fromIndex },
+    move ? { areaId: move.toAreaId, index: move.index } : null,
+  );
+  if (step && move && move.toAreaId !== fromAreaId) {
+    const area = qc.getQueryData<Area[]>(keys.areas(boardId))?.find((a) => a.id === move.toAreaId);
+    toast.info(i18n.t('undo.moved', { name: card.name, area: area?.name ?? '' }), undoAction(boardId, step));
+  }
 }
 
 /** The fields a board list holds of a card answer (the answer has more). */
