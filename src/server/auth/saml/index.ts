@@ -1,5 +1,4 @@
 export { samlPlugin, sameOriginCallback, identityFrom } from './plugin.js';
-export { defaultAdmit } from './admit.js';
 export { acceptSamlPosts } from './http.js';
 export {
   samlAcsUrl,

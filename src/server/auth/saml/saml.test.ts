@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ import { loadConfig, type Config } from '../../config.js';
 import { openDatabase, type Database } from '../../db/database.js';
 import type { DialectName } from '../../db/dialect.js';
 import { migrate } from '../../db/migrations/index.js';
-import { samlAcsUrl, samlEntityId, type SamlProviderSettings } from './index.js';
+import { samlAcsUrl, samlEntityId } from './index.js';
 
 const ACCOUNTS = [
   { nameId: 'ada-7', email: 'Ada@Corp.example', name: 'Ada Lovelace', groups: ['staff', 'tavla-admins'] },
@@ -34,24 +36,33 @@ async function startWithSamlIdp(dialect: DialectName, idp: SamlIdp, env: Record<
   const testDb = await createTestDatabase(dialect);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const config: Config & { saml?: SamlProviderSettings[] } = loadConfig({
+  // One SAML provider `corp` through SSO_CONFIG, as an operator configures it (no domains: offered as a button).
+  const ssoConfig = join(testDb.dataDir, 'sso.json');
+  writeFileSync(
+    ssoConfig,
+    JSON.stringify({
+      providers: [
+        {
+          id: 'corp',
+          type: 'saml',
+          name: 'Corp SAML',
+          domains: [],
+          entryPoint: idp.entryPoint,
+          idpCertificate: idp.certificate,
+          idpIssuer: idp.issuer,
+        },
+      ],
+    }),
+  );
+  const config: Config = loadConfig({
     DATA_DIR: testDb.dataDir,
     DATABASE_URL: testDb.url,
     BASE_URL: base,
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
     SIGNIN_RATE_LIMIT: '100000',
+    SSO_CONFIG: ssoConfig,
     ...env,
   });
-  config.saml = [
-    {
-      id: 'corp',
-      name: 'Corp SAML',
-      entryPoint: idp.entryPoint,
-      idpCertificate: idp.certificate,
-      idpIssuer: idp.issuer,
-      groupAttribute: 'groups',
-    },
-  ];
   const database: Database = openDatabase(config.databaseUrl);
   await migrate(database.db, database.dialect);
   const app: FastifyInstance = await buildApp({ config, database, passwordHashing: cheapPasswordHashing });
