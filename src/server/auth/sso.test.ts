@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../../test/databases.js';
+import { freePort } from '../../../test/free-port.js';
 import { startApp } from '../../../test/harness.js';
 import { OIDC_CLIENT, idTokenFor, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../test/oidc-provider.js';
 import { hashToken } from '../features/sharing/sharing.service.js';
@@ -17,13 +18,7 @@ const ACCOUNTS: IdpAccount[] = [
 async function startWithIdp(dialect: (typeof dialects)[number], idp: Idp, env: Record<string, string> = {}) {
   const testDb = await createTestDatabase(dialect);
   // The port must be known before the app is built: BASE_URL is the callback's origin.
-  const { createServer } = await import('node:net');
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t = await startApp(dialect, testDb.url, testDb.dataDir, {
     env: {

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../../../test/databases.js';
+import { freePort } from '../../../../test/free-port.js';
 import { CookieJar } from '../../../../test/oidc-provider.js';
 import { cheapPasswordHashing } from '../../../../test/password-hashing.js';
 import { readPostPage, startSamlIdp, type ResponseOptions, type SamlIdp } from '../../../../test/saml-idp.js';
@@ -22,14 +22,6 @@ const ACCOUNTS = [
   { nameId: 'dave-10', email: 'dave@corp.example', name: 'Dave' },
   { nameId: 'no-address', email: 'not-an-address', name: 'Nobody' },
 ];
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 
 /** The app on a real port (the provider's page posts a browser to it), with one SAML provider `corp`. */
 async function startWithSamlIdp(dialect: DialectName, idp: SamlIdp, env: Record<string, string> = {}) {

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../test/free-port.js';
 import { createTestDatabase, dialects } from '../../../../test/databases.js';
 import { startApp } from '../../../../test/harness.js';
 import { OIDC_CLIENT, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../../test/oidc-provider.js';
@@ -22,15 +22,6 @@ const PARTNER: IdpAccount[] = [
   { sub: 'pat', email: 'pat@partner.example', emailVerified: true, name: 'Pat at Partner' },
   { sub: 'newbie', email: 'newbie@partner.example', emailVerified: true, name: 'Newbie' },
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 /** Tavla listening on a real port with SSO_CONFIG naming both providers. */
 async function startWithProviders(dialect: (typeof dialects)[number], corp: Idp, partner: Idp) {

@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../../test/free-port.js';
 import { createTestDatabase, dialects } from '../../../../test/databases.js';
 import { startApp } from '../../../../test/harness.js';
 import { CookieJar } from '../../../../test/oidc-provider.js';
@@ -20,15 +20,6 @@ const VENDOR: SamlAccount[] = [
   { nameId: 'val-1', email: 'val@vendor.example', name: 'Val at Vendor' },
   { nameId: 'nova-1', email: 'nova@vendor.example', name: 'Nova' },
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 async function startWithSaml(dialect: (typeof dialects)[number], legacy: SamlIdp, vendor: SamlIdp) {
   const testDb = await createTestDatabase(dialect);
