@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, dialects } from '../../../test/databases.js';
-import { freePort } from '../../../test/free-port.js';
-import { startApp } from '../../../test/harness.js';
+import { dialects } from '../../../test/databases.js';
+import { startListeningApp } from '../../../test/listening-app.js';
 import { OIDC_CLIENT, idTokenFor, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../test/oidc-provider.js';
 import { hashToken } from '../features/sharing/sharing.service.js';
 import { oidcRedirectUri } from './sso.js';
@@ -16,31 +15,17 @@ const ACCOUNTS: IdpAccount[] = [
 
 /** The app listening on a real port (the provider redirects a browser to it), configured for the provider. */
 async function startWithIdp(dialect: (typeof dialects)[number], idp: Idp, env: Record<string, string> = {}) {
-  const testDb = await createTestDatabase(dialect);
-  // The port must be known before the app is built: BASE_URL is the callback's origin.
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const t = await startApp(dialect, testDb.url, testDb.dataDir, {
-    env: {
-      BASE_URL: base,
+  return startListeningApp(
+    dialect,
+    () => ({
       OIDC_ISSUER: idp.issuer,
       OIDC_CLIENT_ID: OIDC_CLIENT.id,
       OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
       OIDC_NAME: 'Corp ID',
       ...env,
-    },
-  });
-  idp.register(oidcRedirectUri(t.config));
-  await t.app.listen({ port, host: '127.0.0.1' });
-  return {
-    t,
-    base,
-    async close() {
-      await t.app.close();
-      await t.database.close();
-      await testDb.drop();
-    },
-  };
+    }),
+    (t) => idp.register(oidcRedirectUri(t.config)),
+  );
 }
 
 async function me(base: string, cookie: string) {

@@ -4,7 +4,7 @@ import { inflateRawSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialects } from '../../../../test/databases.js';
-import { freePort } from '../../../../test/free-port.js';
+import { freePort } from '../../../../test/listening-app.js';
 import { CookieJar } from '../../../../test/oidc-provider.js';
 import { cheapPasswordHashing } from '../../../../test/password-hashing.js';
 import { readPostPage, startSamlIdp, type ResponseOptions, type SamlIdp } from '../../../../test/saml-idp.js';

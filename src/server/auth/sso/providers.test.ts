@@ -1,10 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../test/free-port.js';
-import { createTestDatabase, dialects } from '../../../../test/databases.js';
-import { startApp } from '../../../../test/harness.js';
+import { dialects } from '../../../../test/databases.js';
+import { startListeningApp, writeSsoConfig } from '../../../../test/listening-app.js';
 import { OIDC_CLIENT, ssoSignIn, startIdp, type Idp, type IdpAccount } from '../../../../test/oidc-provider.js';
 import { oidcRedirectUri } from '../sso.js';
 
@@ -25,49 +21,38 @@ const PARTNER: IdpAccount[] = [
 
 /** Tavla listening on a real port with SSO_CONFIG naming both providers. */
 async function startWithProviders(dialect: (typeof dialects)[number], corp: Idp, partner: Idp) {
-  const testDb = await createTestDatabase(dialect);
-  const base = `http://127.0.0.1:${await freePort()}`;
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tavla-sso-')), 'sso.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      providers: [
-        {
-          id: 'corp',
-          type: 'oidc',
-          name: 'Corp ID',
-          domains: ['corp.example'],
-          issuer: corp.issuer,
-          clientId: OIDC_CLIENT.id,
-          clientSecret: OIDC_CLIENT.secret,
-          adminGroup: { claim: 'groups', value: 'tavla-admins' },
-        },
-        {
-          id: 'partner',
-          type: 'oidc',
-          name: 'Partner SSO',
-          domains: ['partner.example'],
-          issuer: partner.issuer,
-          clientId: OIDC_CLIENT.id,
-          clientSecret: OIDC_CLIENT.secret,
-          provisioning: 'existing',
-        },
-      ],
-    }),
-  );
-  const t = await startApp(dialect, testDb.url, testDb.dataDir, { env: { BASE_URL: base, SSO_CONFIG: file } });
-  corp.register(oidcRedirectUri(t.config, 'corp'));
-  partner.register(oidcRedirectUri(t.config, 'partner'));
-  await t.app.listen({ port: Number(new URL(base).port), host: '127.0.0.1' });
-  return {
-    t,
-    base,
-    async close() {
-      await t.app.close();
-      await t.database.close();
-      await testDb.drop();
+  const file = writeSsoConfig({
+    providers: [
+      {
+        id: 'corp',
+        type: 'oidc',
+        name: 'Corp ID',
+        domains: ['corp.example'],
+        issuer: corp.issuer,
+        clientId: OIDC_CLIENT.id,
+        clientSecret: OIDC_CLIENT.secret,
+        adminGroup: { claim: 'groups', value: 'tavla-admins' },
+      },
+      {
+        id: 'partner',
+        type: 'oidc',
+        name: 'Partner SSO',
+        domains: ['partner.example'],
+        issuer: partner.issuer,
+        clientId: OIDC_CLIENT.id,
+        clientSecret: OIDC_CLIENT.secret,
+        provisioning: 'existing',
+      },
+    ],
+  });
+  return startListeningApp(
+    dialect,
+    () => ({ SSO_CONFIG: file }),
+    (t) => {
+      corp.register(oidcRedirectUri(t.config, 'corp'));
+      partner.register(oidcRedirectUri(t.config, 'partner'));
     },
-  };
+  );
 }
 
 async function me(base: string, cookie: string) {
@@ -250,12 +235,11 @@ for (const dialect of dialects) {
 for (const dialect of dialects) {
   describe(`the address routing's limit [${dialect}]`, () => {
     it('answers 429 past SSO_ROUTING_RATE_LIMIT lookups a minute from one client', async () => {
-      const testDb = await createTestDatabase(dialect);
-      const file = path.join(mkdtempSync(path.join(tmpdir(), 'tavla-sso-')), 'sso.json');
       // Nobody answers at this issuer: the lookups below never reach it.
       const provider = { id: 'corp', type: 'oidc', name: 'Corp', domains: ['corp.example'], issuer: 'http://127.0.0.1:9' };
-      writeFileSync(file, JSON.stringify({ providers: [{ ...provider, clientId: 'a', clientSecret: 'b' }] }));
-      const t = await startApp(dialect, testDb.url, testDb.dataDir, { env: { SSO_CONFIG: file, SSO_ROUTING_RATE_LIMIT: '2' } });
+      const file = writeSsoConfig({ providers: [{ ...provider, clientId: 'a', clientSecret: 'b' }] });
+      const app = await startListeningApp(dialect, () => ({ SSO_CONFIG: file, SSO_ROUTING_RATE_LIMIT: '2' }));
+      const t = app.t;
       try {
         const lookup = () =>
           t.app.inject({
@@ -271,9 +255,7 @@ for (const dialect of dialects) {
         expect(refused.json()).toEqual({ error: 'Too many requests, try again later' });
         expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       } finally {
-        await t.app.close();
-        await t.database.close();
-        await testDb.drop();
+        await app.close();
       }
     });
   });

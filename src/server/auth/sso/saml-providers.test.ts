@@ -1,10 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../test/free-port.js';
-import { createTestDatabase, dialects } from '../../../../test/databases.js';
-import { startApp } from '../../../../test/harness.js';
+import { dialects } from '../../../../test/databases.js';
+import { startListeningApp, writeSsoConfig } from '../../../../test/listening-app.js';
 import { CookieJar } from '../../../../test/oidc-provider.js';
 import { readPostPage, startSamlIdp, type SamlAccount, type SamlIdp } from '../../../../test/saml-idp.js';
 import { samlAcsUrl, samlEntityId } from '../saml/index.js';
@@ -22,46 +18,36 @@ const VENDOR: SamlAccount[] = [
 ];
 
 async function startWithSaml(dialect: (typeof dialects)[number], legacy: SamlIdp, vendor: SamlIdp) {
-  const testDb = await createTestDatabase(dialect);
-  const base = `http://127.0.0.1:${await freePort()}`;
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tavla-saml-')), 'sso.json');
   const saml = (idp: SamlIdp) => ({ entryPoint: idp.entryPoint, idpCertificate: idp.certificate, idpIssuer: idp.issuer });
-  writeFileSync(
-    file,
-    JSON.stringify({
-      providers: [
-        {
-          id: 'legacy',
-          type: 'saml',
-          name: 'Legacy IdP',
-          domains: ['legacy.example'],
-          ...saml(legacy),
-          adminGroup: { attribute: 'groups', value: 'cn=admins' },
-        },
-        {
-          id: 'vendor',
-          type: 'saml',
-          name: 'Vendor SAML',
-          domains: ['vendor.example'],
-          ...saml(vendor),
-          provisioning: 'existing',
-        },
-      ],
-    }),
-  );
-  const t = await startApp(dialect, testDb.url, testDb.dataDir, { env: { BASE_URL: base, SSO_CONFIG: file } });
-  legacy.register(samlAcsUrl(base, 'legacy'), samlEntityId(base, 'legacy'));
-  vendor.register(samlAcsUrl(base, 'vendor'), samlEntityId(base, 'vendor'));
-  await t.app.listen({ port: Number(new URL(base).port), host: '127.0.0.1' });
-  return {
-    t,
-    base,
-    async close() {
-      await t.app.close();
-      await t.database.close();
-      await testDb.drop();
+  const file = writeSsoConfig({
+    providers: [
+      {
+        id: 'legacy',
+        type: 'saml',
+        name: 'Legacy IdP',
+        domains: ['legacy.example'],
+        ...saml(legacy),
+        adminGroup: { attribute: 'groups', value: 'cn=admins' },
+      },
+      {
+        id: 'vendor',
+        type: 'saml',
+        name: 'Vendor SAML',
+        domains: ['vendor.example'],
+        ...saml(vendor),
+        provisioning: 'existing',
+      },
+    ],
+  });
+  return startListeningApp(
+    dialect,
+    () => ({ SSO_CONFIG: file }),
+    (t) => {
+      const base = t.config.baseUrl;
+      legacy.register(samlAcsUrl(base, 'legacy'), samlEntityId(base, 'legacy'));
+      vendor.register(samlAcsUrl(base, 'vendor'), samlEntityId(base, 'vendor'));
     },
-  };
+  );
 }
 
 /**
