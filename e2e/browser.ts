@@ -48,9 +48,9 @@ export function cookieFor(user: { cookie: string }, baseUrl: string) {
  * Opens a board and waits until the app has painted the first cards of every area (its `tavla:cards-painted` mark,
  * which the app makes only when a test sets `window.__tavlaPaintMark` before it loads: src/web/features/board/PaintMark.tsx).
  */
-export async function openBoard(page: Page, boardId: number): Promise<void> {
+export async function openBoard(page: Page, boardId: number, search = ''): Promise<void> {
   await page.addInitScript('window.__tavlaPaintMark = true');
-  await page.goto(`/board/${boardId}`, { waitUntil: 'commit' });
+  await page.goto(`/board/${boardId}${search}`, { waitUntil: 'commit' });
   await page.waitForFunction(() => performance.getEntriesByName('tavla:cards-painted').length > 0);
 }
 
