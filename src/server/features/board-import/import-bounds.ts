@@ -28,3 +28,33 @@ export function overBound(what: string, counts: Array<[name: string, count: numb
   const over = counts.find(([, count, limit]) => count > limit);
   return over ? `${what} holds more than ${over[2].toLocaleString('en')} ${over[0]} (the import limit)` : null;
 }
+
+/** What a board file (ours or LokalBoards') holds that the import bounds count; LokalBoards may leave lists out. */
+interface BoardFileShape {
+  areas: Array<{ cards: Array<{ comments?: unknown[]; attachments?: unknown[]; activity?: unknown[] }> }>;
+  labels?: unknown[];
+}
+
+/** The first import bound a board file goes past, as the answer says it (`what` names the file); null within them all. */
+export function boardFileOverBounds(what: string, file: BoardFileShape): string | null {
+  let cards = 0;
+  let comments = 0;
+  let attachments = 0;
+  let activity = 0;
+  for (const area of file.areas) {
+    cards += area.cards.length;
+    for (const card of area.cards) {
+      comments += card.comments?.length ?? 0;
+      attachments += card.attachments?.length ?? 0;
+      activity += card.activity?.length ?? 0;
+    }
+  }
+  return overBound(what, [
+    ['areas', file.areas.length, importBounds.areas],
+    ['cards', cards, importBounds.cards],
+    ['labels', file.labels?.length ?? 0, importBounds.labels],
+    ['comments', comments, importBounds.comments],
+    ['attachments', attachments, importBounds.attachments],
+    ['history entries', activity, importBounds.activity],
+  ]);
+}

@@ -7,7 +7,7 @@ import { CARD_CONTENT_MAX_LENGTH, COMMENT_MAX_LENGTH } from '../../../shared/lim
 import type { ActivityType } from '../activity/activity.service.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import { MAX_LABELS } from '../labels/labels.service.js';
-import { importBounds, overBound } from './import-bounds.js';
+import { boardFileOverBounds } from './import-bounds.js';
 import { steppedChecker } from './json-check.js';
 import { cut, fitter, isoOrNull, LabelWords, oneLine } from './conversion.js';
 import { runPaced } from './pacing.js';
@@ -123,7 +123,7 @@ export async function convertLokalBoardsUpload(
   const problem = await checkFile(value);
   if (problem) return { problem: `The LokalBoards board file is not understood: ${problem}` };
   const source = value as LokalBoardsFile;
-  const over = overBounds(source);
+  const over = boardFileOverBounds('The LokalBoards board file', source);
   if (over) return { problem: over };
   const outside = pathOutside(source);
   if (outside !== null)
@@ -131,30 +131,6 @@ export async function convertLokalBoardsUpload(
       problem: `The LokalBoards board file names a file outside the zip's attachments folder: ${JSON.stringify(outside)}`,
     };
   return runPaced(conversion(source, people, importer, now));
-}
-
-/** The first import bound the file goes past, as the answer says it; null within them all. */
-function overBounds(file: LokalBoardsFile): string | null {
-  let cards = 0;
-  let comments = 0;
-  let attachments = 0;
-  let activity = 0;
-  for (const area of file.areas) {
-    cards += area.cards.length;
-    for (const card of area.cards) {
-      comments += card.comments?.length ?? 0;
-      attachments += card.attachments?.length ?? 0;
-      activity += card.activity?.length ?? 0;
-    }
-  }
-  return overBound('The LokalBoards board file', [
-    ['areas', file.areas.length, importBounds.areas],
-    ['cards', cards, importBounds.cards],
-    ['labels', file.labels?.length ?? 0, importBounds.labels],
-    ['comments', comments, importBounds.comments],
-    ['attachments', attachments, importBounds.attachments],
-    ['history entries', activity, importBounds.activity],
-  ]);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ImportReport } from '../../../shared/api/board-import.js';
 import { withNul } from '../../http/validation.js';
 import { BOARD_FILE_FORMAT, BOARD_FILE_VERSION } from '../board-export/board-file.js';
 import { BadZip } from '../../zip/reader.js';
-import { importBounds, overBound } from './import-bounds.js';
+import { boardFileOverBounds } from './import-bounds.js';
 import { steppedChecker } from './json-check.js';
 import { parseInSteps } from './json-in-steps.js';
 import { convertLokalBoardsUpload, looksLikeLokalBoards, type Importer } from './lokalboards.js';
@@ -82,33 +82,9 @@ async function checkBoardFile(parsed: unknown): Promise<BoardFileInput> {
     throw new BadZip(`The board file's formatVersion ${JSON.stringify(head.formatVersion)} is not one this service reads (1)`);
   const problem = await validate(parsed);
   if (problem) throw new BadZip(`The board file does not match the format: ${problem}`);
-  const over = overBounds(parsed as BoardFileInput);
+  const over = boardFileOverBounds('The board file', parsed as BoardFileInput);
   if (over) throw new BadZip(over);
   const withNulAt = withNul('board file', parsed);
   if (withNulAt) throw new BadZip(`${withNulAt} must not contain the NUL character`);
   return parsed as BoardFileInput;
-}
-
-/** The first import bound a board file goes past, as the answer says it; null within them all. */
-function overBounds(file: BoardFileInput): string | null {
-  let cards = 0;
-  let comments = 0;
-  let attachments = 0;
-  let activity = 0;
-  for (const area of file.areas) {
-    cards += area.cards.length;
-    for (const card of area.cards) {
-      comments += card.comments.length;
-      attachments += card.attachments.length;
-      activity += card.activity.length;
-    }
-  }
-  return overBound('The board file', [
-    ['areas', file.areas.length, importBounds.areas],
-    ['cards', cards, importBounds.cards],
-    ['labels', file.labels.length, importBounds.labels],
-    ['comments', comments, importBounds.comments],
-    ['attachments', attachments, importBounds.attachments],
-    ['history entries', activity, importBounds.activity],
-  ]);
 }
